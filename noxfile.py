@@ -1,0 +1,53 @@
+"""Development tasks. ``nox`` runs every default session: the whole test gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs"]
+
+PYTHON = "3.11"
+
+
+@nox.session(python=False)
+def lint(session: nox.Session) -> None:
+    """Ruff: lint rules and formatting."""
+    session.run("python", "-m", "pip", "install", "--quiet", "ruff>=0.5", external=True)
+    session.run("python", "-m", "ruff", "check", ".", external=True)
+    session.run("python", "-m", "ruff", "format", "--check", ".", external=True)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """``mypy --strict`` over src, tests and examples."""
+    session.install("-e", ".[test,cli]", "mypy>=1.10", "nox>=2024.4")
+    session.run("mypy", "--strict")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """pytest with Hypothesis, under branch coverage."""
+    session.install("-e", ".[test,cli]")
+    session.run("coverage", "run", "-m", "pytest", *session.posargs)
+    session.run("coverage", "report")
+
+
+@nox.session
+def examples(session: nox.Session) -> None:
+    """Run every script in examples/; each asserts the rulebook's numbers."""
+    session.install("-e", ".[cli]")
+    for script in sorted(Path("examples").glob("*.py")):
+        session.run("python", str(script), silent=True)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the Sphinx site with warnings as errors, then run every doctest in it."""
+    session.install("-e", ".[docs,cli]")
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest")

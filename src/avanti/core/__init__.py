@@ -1,0 +1,43 @@
+"""The game-agnostic core: rulesets, the immutable game aggregate, randomness, errors and JSON.
+
+Nothing here knows any particular game; the games in :mod:`avanti`, :mod:`avanti.mare` and
+:mod:`avanti.autorama` are built on it.
+"""
+
+from avanti.core.codec import Codec, JSONValue, make_converter
+from avanti.core.errors import (
+    AvantiError,
+    CoreReason,
+    CorruptLog,
+    DecodeError,
+    IllegalCommand,
+    InvalidBoard,
+    InvalidSetup,
+    VersionConflict,
+)
+from avanti.core.game import Game, execute, fold
+from avanti.core.rng import Rng, Stream
+from avanti.core.ruleset import Ruleset
+from avanti.core.store import EventStore, MemoryEventStore
+
+__all__ = [
+    "AvantiError",
+    "Codec",
+    "CoreReason",
+    "CorruptLog",
+    "DecodeError",
+    "EventStore",
+    "Game",
+    "IllegalCommand",
+    "InvalidBoard",
+    "InvalidSetup",
+    "JSONValue",
+    "MemoryEventStore",
+    "Rng",
+    "Ruleset",
+    "Stream",
+    "VersionConflict",
+    "execute",
+    "fold",
+    "make_converter",
+]

@@ -1,0 +1,284 @@
+"""JSON for setups, commands, events, views and whole games, strict on input.
+
+Every game builds one :class:`Codec` from its setup class and the classes of its commands and
+events. Commands and events are written as tagged unions (``{"type": "DieRolled", ...}``). Reading
+is strict: unknown or missing keys, a string where a number belongs, ``true`` where a number
+belongs, an unknown ``type``: each is reported with its JSON path (``$.events[3].face``) in one
+:class:`~avanti.core.errors.DecodeError` that lists every problem found.
+
+A game document names its format and format version::
+
+    {"format": "avanti.mare", "version": 1, "setup": {...}, "events": [...]}
+
+Older versions are brought forward by the codec's upcasters before they are read.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar, get_args, get_origin
+
+import cattrs
+from cattrs.cols import homogenous_tuple_structure_factory
+
+from avanti.core.errors import DecodeError
+
+__all__ = ["Codec", "JSONValue", "make_converter"]
+
+SetupT = TypeVar("SetupT")
+CommandT = TypeVar("CommandT")
+EventT = TypeVar("EventT")
+T = TypeVar("T")
+
+JSONValue = Any
+"""Anything :func:`json.dumps` accepts (dicts, lists, strings, numbers, booleans, ``None``)."""
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "a boolean"}
+
+
+def _exact(kind: type[T]) -> Callable[[object, type], T]:
+    def hook(value: object, _: type) -> T:
+        if type(value) is not kind:
+            raise TypeError(f"expected {_TYPE_NAMES[kind]}, got {json.dumps(value)[:40]}")
+        return value
+
+    return hook
+
+
+def _structure_float(value: object, _: type) -> float:
+    if type(value) not in (int, float):
+        raise TypeError(f"expected a number, got {json.dumps(value)[:40]}")
+    return float(value)  # type: ignore[arg-type]  # int or float, checked above
+
+
+def _is_tuple(t: Any) -> bool:
+    return get_origin(t) is tuple
+
+
+def _tuple_factory(t: Any, converter: cattrs.Converter) -> Callable[[object, type], Any]:
+    args = get_args(t)
+    if len(args) == 2 and args[1] is Ellipsis:
+        inner = homogenous_tuple_structure_factory(t, converter)
+
+        def homogeneous(value: object, type_: type) -> Any:
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {json.dumps(value)[:40]}")
+            return inner(value, type_)
+
+        return homogeneous
+
+    def heterogeneous(value: object, _: type) -> Any:
+        if not isinstance(value, list) or len(value) != len(args):
+            raise TypeError(f"expected a list of {len(args)} items")
+        return tuple(converter.structure(item, arg) for item, arg in zip(value, args, strict=True))
+
+    return heterogeneous
+
+
+def _structure_enum(value: object, type_: type[enum.Enum]) -> enum.Enum:
+    try:
+        return type_(value)
+    except ValueError:
+        allowed = ", ".join(json.dumps(m.value) for m in type_)
+        raise ValueError(f"expected one of {allowed}, got {json.dumps(value)[:40]}") from None
+
+
+def make_converter() -> cattrs.Converter:
+    """A cattrs converter with the library's strict rules.
+
+    Extra keys are forbidden; integers, strings and booleans must have exactly that JSON type
+    (no ``"1"`` for ``1``, no ``true`` for ``1``); tuples are read from JSON lists only.
+    """
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (int, str, bool):
+        converter.register_structure_hook(kind, _exact(kind))
+    converter.register_structure_hook(float, _structure_float)
+    converter.register_structure_hook_factory(_is_tuple, _tuple_factory)
+    converter.register_structure_hook_func(
+        lambda t: isinstance(t, type) and issubclass(t, enum.Enum), _structure_enum
+    )
+    return converter
+
+
+def _register_tagged_union(
+    converter: cattrs.Converter, union: Any, classes: Sequence[type]
+) -> None:
+    by_name = {cls.__name__: cls for cls in classes}
+    known = ", ".join(sorted(by_name))
+
+    def unstructure(obj: Any) -> dict[str, JSONValue]:
+        data: dict[str, JSONValue] = {"type": type(obj).__name__}
+        data.update(converter.unstructure(obj, type(obj)))
+        return data
+
+    def structure(value: object, _: type) -> Any:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object with a 'type' key, got {json.dumps(value)[:40]}")
+        tag = value.get("type")
+        if not isinstance(tag, str) or tag not in by_name:
+            raise ValueError(f"'type' must be one of {known}, got {json.dumps(tag)[:40]}")
+        rest = {k: v for k, v in value.items() if k != "type"}
+        return converter.structure(rest, by_name[tag])
+
+    converter.register_structure_hook(union, structure)
+    converter.register_unstructure_hook(union, unstructure)
+    for cls in classes:
+        converter.register_unstructure_hook(cls, unstructure)
+
+
+def _union_of(classes: Sequence[type]) -> Any:
+    # A sentinel class stands for the union: a real typing.Union of one class collapses into it.
+    return type("Union", (), {"__members__": tuple(classes)})
+
+
+def _messages(error: Exception, path: str) -> tuple[str, ...]:
+    if isinstance(error, cattrs.BaseValidationError):
+        return tuple(cattrs.transform_error(error, path=path))
+    return (f"{error} @ {path}",)
+
+
+class Codec(Generic[SetupT, CommandT, EventT]):
+    """Reads and writes one game's setups, commands, events, views and game documents.
+
+    ``format`` names the document kind (``"avanti.mare"``) and ``version`` its current format
+    version. ``upcasters`` maps an older version ``v`` to a function that turns a version ``v``
+    document into a version ``v + 1`` document.
+    """
+
+    def __init__(
+        self,
+        *,
+        format: str,
+        version: int,
+        setup_type: type[SetupT],
+        command_types: Sequence[type],
+        event_types: Sequence[type],
+        upcasters: Mapping[int, Callable[[dict[str, JSONValue]], dict[str, JSONValue]]] = {},
+    ) -> None:
+        self.format = format
+        self.version = version
+        self.setup_type = setup_type
+        self.command_types = tuple(command_types)
+        self.event_types = tuple(event_types)
+        self.upcasters = dict(upcasters)
+        self.converter = make_converter()
+        self._command = _union_of(self.command_types)
+        self._event = _union_of(self.event_types)
+        _register_tagged_union(self.converter, self._command, self.command_types)
+        _register_tagged_union(self.converter, self._event, self.event_types)
+
+    # -- plain data --------------------------------------------------------------------------
+
+    def unstructure(self, obj: object) -> JSONValue:
+        """Turn any attrs value of this game (a view, a setup, an outcome, ...) into plain data."""
+        return self.converter.unstructure(obj)
+
+    def structure(self, data: JSONValue, type_: type[T], *, path: str = "$") -> T:
+        """Read plain data as ``type_``; raises :class:`DecodeError` listing every bad field."""
+        try:
+            return self.converter.structure(data, type_)
+        except Exception as error:  # cattrs reports problems as many exception kinds
+            raise DecodeError(_messages(error, path)) from error
+
+    def command_to_data(self, command: CommandT) -> dict[str, JSONValue]:
+        """A command as a tagged JSON object."""
+        data: dict[str, JSONValue] = self.converter.unstructure(command, self._command)
+        return data
+
+    def command_from_data(self, data: JSONValue) -> CommandT:
+        """Read a tagged JSON object as one of this game's commands."""
+        result: CommandT = self.structure(data, self._command)
+        return result
+
+    def event_to_data(self, event: EventT) -> dict[str, JSONValue]:
+        """An event as a tagged JSON object."""
+        data: dict[str, JSONValue] = self.converter.unstructure(event, self._event)
+        return data
+
+    def event_from_data(self, data: JSONValue) -> EventT:
+        """Read a tagged JSON object as one of this game's events."""
+        result: EventT = self.structure(data, self._event)
+        return result
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def document(self, setup: SetupT, events: Iterable[EventT]) -> dict[str, JSONValue]:
+        """The game document for a setup and its event log, as plain data."""
+        return {
+            "format": self.format,
+            "version": self.version,
+            "setup": self.converter.unstructure(setup, self.setup_type),
+            "events": [self.event_to_data(event) for event in events],
+        }
+
+    def read_document(self, data: JSONValue) -> tuple[SetupT, tuple[EventT, ...]]:
+        """Check a game document's envelope, upcast it, and read its setup and events."""
+        if not isinstance(data, dict):
+            raise DecodeError((f"expected a JSON object, got {type(data).__name__} @ $",))
+        envelope_errors = []
+        if data.get("format") != self.format:
+            envelope_errors.append(
+                f"'format' must be {json.dumps(self.format)}, "
+                f"got {json.dumps(data.get('format'))[:40]} @ $.format"
+            )
+        version = data.get("version")
+        if type(version) is not int or not 1 <= version <= self.version:
+            envelope_errors.append(
+                f"'version' must be an integer from 1 to {self.version}, "
+                f"got {json.dumps(version)[:40]} @ $.version"
+            )
+        extra = sorted(set(data) - {"format", "version", "setup", "events"})
+        if extra:
+            envelope_errors.append(f"extra keys {extra} @ $")
+        if envelope_errors:
+            raise DecodeError(tuple(envelope_errors))
+        assert isinstance(version, int)
+        for old in range(version, self.version):
+            try:
+                data = self.upcasters[old](data)
+            except Exception as error:
+                message = f"cannot upgrade a version {old} document: {error} @ $"
+                raise DecodeError((message,)) from error
+        errors: list[str] = []
+        setup: Any = None
+        events: tuple[EventT, ...] = ()
+        if "setup" not in data:
+            errors.append("required field missing @ $.setup")
+        else:
+            try:
+                setup = self.structure(data["setup"], self.setup_type, path="$.setup")
+            except DecodeError as error:
+                errors.extend(error.errors)
+        raw_events = data.get("events")
+        if not isinstance(raw_events, list):
+            got = json.dumps(raw_events)[:40]
+            errors.append(f"expected a list of events, got {got} @ $.events")
+        else:
+            decoded = []
+            for index, raw in enumerate(raw_events):
+                try:
+                    decoded.append(self.structure(raw, self._event, path=f"$.events[{index}]"))
+                except DecodeError as error:
+                    errors.extend(error.errors)
+            events = tuple(decoded)
+        if errors:
+            raise DecodeError(tuple(errors))
+        return setup, events
+
+    def dumps(self, setup: SetupT, events: Iterable[EventT], *, indent: int | None = None) -> str:
+        """The game document as JSON text."""
+        return json.dumps(self.document(setup, events), indent=indent, ensure_ascii=False)
+
+    def loads(self, text: str | bytes) -> tuple[SetupT, tuple[EventT, ...]]:
+        """Parse JSON text into a setup and an event log (not yet replayed)."""
+        return self.read_document(parse_json(text))
+
+
+def parse_json(text: str | bytes) -> JSONValue:
+    """Parse JSON text; malformed, too deep or too large input raises :class:`DecodeError`."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError, TypeError) as error:
+        raise DecodeError((f"not valid JSON: {error} @ $",)) from error

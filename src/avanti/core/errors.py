@@ -1,0 +1,133 @@
+"""The errors every game raises.
+
+All errors derive from :class:`AvantiError`, so ``except avanti.AvantiError`` catches anything the
+library raises on purpose. Each error is a frozen attrs class: it carries its facts as fields, so a
+program can act on them without parsing the message.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from attrs import field, frozen
+
+__all__ = [
+    "AvantiError",
+    "CoreReason",
+    "CorruptLog",
+    "DecodeError",
+    "IllegalCommand",
+    "InvalidBoard",
+    "InvalidSetup",
+    "VersionConflict",
+]
+
+
+class AvantiError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+    __slots__ = ()
+
+
+class CoreReason(enum.StrEnum):
+    """Reasons for rejecting a command that every game shares.
+
+    Each game adds its own enum of reasons (for example :class:`avanti.mare.Reason`); all of them
+    are :class:`enum.StrEnum` members, so ``error.reason == "game-over"`` works for any game.
+    """
+
+    GAME_OVER = "game-over"
+    """The game has ended; no command is accepted."""
+    NO_SUCH_SEAT = "no-such-seat"
+    """The command names a seat that is not at the table."""
+    NOT_YOUR_TURN = "not-your-turn"
+    """The seat exists but it is not its move."""
+    WRONG_PHASE = "wrong-phase"
+    """This kind of command is not accepted in the current step of the game."""
+    UNKNOWN_COMMAND = "unknown-command"
+    """The object is not a command of this game."""
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    """:meth:`Game.undo` was called before any command was executed."""
+
+
+@frozen(auto_exc=True, eq=False)
+class IllegalCommand(AvantiError, ValueError):
+    """A command broke a rule; the game it was given to is unchanged.
+
+    ``reason`` is machine-readable (a :class:`enum.StrEnum` member), ``rule`` the id of the rule
+    that was broken (``"M4"``, ``"A13"``, ...), and ``message`` a sentence for people.
+    ``str(error)`` reads ``"A13: ..."``.
+    """
+
+    reason: enum.StrEnum
+    message: str
+    rule: str = ""
+    command: object = field(default=None, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}" if self.rule else self.message
+
+
+@frozen(auto_exc=True, eq=False)
+class InvalidSetup(AvantiError, ValueError):
+    """The parameters of a new game (players, seed, options, scenario) do not fit the rules."""
+
+    message: str
+    rule: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}" if self.rule else self.message
+
+
+@frozen(auto_exc=True, eq=False)
+class InvalidBoard(AvantiError, ValueError):
+    """A board or deck (from code or from a file) is malformed.
+
+    ``field`` is the path of the bad field (``"track[3].toll"``), ``value`` what was found there.
+    """
+
+    field: str
+    value: object
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field} = {self.value!r}: {self.message}"
+
+
+@frozen(auto_exc=True, eq=False)
+class DecodeError(AvantiError, ValueError):
+    """A JSON document could not be read.
+
+    ``errors`` lists every problem found, each starting with the JSON path of the bad field
+    (``$.events[3].face``).
+    """
+
+    errors: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "cannot decode document:\n  " + "\n  ".join(self.errors)
+
+
+@frozen(auto_exc=True, eq=False)
+class VersionConflict(AvantiError):
+    """``execute(..., expected_version=n)`` was called but the log has moved on to ``actual``."""
+
+    expected: int
+    actual: int
+
+    def __str__(self) -> str:
+        return (
+            f"expected the game at version {self.expected}, but it is at version {self.actual}; "
+            "reload the game and decide again"
+        )
+
+
+@frozen(auto_exc=True, eq=False)
+class CorruptLog(AvantiError, ValueError):
+    """An event log does not fit its setup; ``index`` is the position of the first bad event."""
+
+    index: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"event {self.index}: {self.message}"

@@ -1,0 +1,217 @@
+"""The generic, immutable :class:`Game` aggregate: a setup, an event log and their state.
+
+Each game subclasses it once, naming its :class:`~avanti.core.ruleset.Ruleset`
+(``avanti.mare.Game``, ``avanti.Game``, ...). Every method returns a new ``Game`` and leaves the old
+one as it was, so a program may keep any earlier game around (for undo, for search, for display).
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable
+from typing import Generic, Self, TypeVar
+
+from attrs import frozen
+
+from avanti.core.errors import (
+    CoreReason,
+    CorruptLog,
+    DecodeError,
+    IllegalCommand,
+    InvalidSetup,
+    VersionConflict,
+)
+from avanti.core.ruleset import Ruleset
+
+__all__ = ["Game", "execute", "fold"]
+
+SetupT = TypeVar("SetupT")
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT")
+EventT = TypeVar("EventT")
+ViewT = TypeVar("ViewT")
+OutcomeT = TypeVar("OutcomeT")
+
+
+def fold(
+    rules: Ruleset[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT],
+    state: StateT,
+    events: Iterable[EventT],
+) -> StateT:
+    """Apply ``evolve`` for each event in turn (no checks)."""
+    evolve = rules.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def execute(
+    rules: Ruleset[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT],
+    state: StateT,
+    command: CommandT,
+) -> tuple[StateT, tuple[EventT, ...]]:
+    """Functional form of a checked command: ``(new_state, events)``; raises ``IllegalCommand``."""
+    events = rules.decide(state, command)
+    return fold(rules, state, events), events
+
+
+@frozen(repr=False)
+class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
+    """A game in progress or finished: its setup, its event log and its current state.
+
+    Make one with the game module's ``new_game``, ``replay`` or ``loads``; do not build one from
+    its fields, which would skip every check. Two games are equal when their setups, logs and
+    states are equal.
+    """
+
+    setup: SetupT
+    """The parameters the game was started with (players, seed, options, board, ...)."""
+    events: tuple[EventT, ...]
+    """Everything that happened, oldest first. Holds hidden facts: use :meth:`events_for`."""
+    state: StateT
+    """The state the events fold to. Holds hidden facts: show players :meth:`view` instead."""
+
+    @classmethod
+    @abc.abstractmethod
+    def rules(cls) -> Ruleset[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]:
+        """The ruleset this kind of game runs on."""
+
+    # -- making games ------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, setup: SetupT) -> Self:
+        """Start a game; raises :class:`~avanti.core.errors.InvalidSetup` for a bad setup."""
+        rules = cls.rules()
+        state, opening = rules.start(setup)
+        return cls(setup, opening, fold(rules, state, opening))
+
+    @classmethod
+    def replay(cls, setup: SetupT, events: Iterable[EventT], *, verify: bool = True) -> Self:
+        """Rebuild a game from its setup and event log.
+
+        With ``verify`` (the default) the log is checked against the rules: the opening events
+        must be those the setup deals, and each later command's events must be exactly what the
+        command causes. The first event that does not fit raises
+        :class:`~avanti.core.errors.CorruptLog` with its index. ``verify=False`` only folds
+        ``evolve`` over the log, for logs you wrote yourself and trust.
+        """
+        rules = cls.rules()
+        log = tuple(events)
+        state, opening = rules.start(setup)
+        if not verify:
+            return cls(setup, log, fold(rules, state, log))
+        _expect(log, 0, opening, "the opening events do not match the setup")
+        state = fold(rules, state, opening)
+        index = len(opening)
+        while index < len(log):
+            command = rules.cause(log[index])
+            if command is None:
+                raise CorruptLog(index, f"{log[index]!r} does not begin a command")
+            try:
+                caused = rules.decide(state, command)
+            except IllegalCommand as error:
+                raise CorruptLog(index, f"it records an illegal command ({error})") from error
+            _expect(log, index, caused, f"it does not follow from {command!r}")
+            state = fold(rules, state, caused)
+            index += len(caused)
+        return cls(setup, log, state)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The number of events in the log; pass it as ``expected_version`` to detect races."""
+        return len(self.events)
+
+    def execute(self, command: CommandT, expected_version: int | None = None) -> Self:
+        """The game after a command.
+
+        :raises IllegalCommand: the command breaks a rule (``reason`` and ``rule`` say which);
+            this game is unchanged.
+        :raises VersionConflict: ``expected_version`` is given and the log has another length.
+        """
+        if expected_version is not None and expected_version != len(self.events):
+            raise VersionConflict(expected_version, len(self.events))
+        rules = self.rules()
+        events = rules.decide(self.state, command)
+        return type(self)(self.setup, self.events + events, fold(rules, self.state, events))
+
+    def legal_commands(self) -> tuple[CommandT, ...]:
+        """Every command any seat may issue now; each of them executes, nothing else does."""
+        return self.rules().legal_commands(self.state)
+
+    def is_legal(self, command: CommandT) -> bool:
+        """Whether ``execute(command)`` would succeed."""
+        try:
+            self.rules().decide(self.state, command)
+        except IllegalCommand:
+            return False
+        return True
+
+    def undo(self) -> Self:
+        """The game as it was before the last command (opening events are never undone).
+
+        Randomness is not re-drawn: executing the same command again gives the same result.
+
+        :raises IllegalCommand: with reason ``nothing-to-undo`` when no command was executed.
+        """
+        rules = self.rules()
+        state, opening = rules.start(self.setup)
+        for index in range(len(self.events) - 1, len(opening) - 1, -1):
+            if rules.cause(self.events[index]) is not None:
+                log = self.events[:index]
+                return type(self)(self.setup, log, fold(rules, state, log))
+        raise IllegalCommand(CoreReason.NOTHING_TO_UNDO, "no command has been executed yet")
+
+    # -- looking -----------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> ViewT:
+        """What ``seat`` may see now; ``None`` for a spectator who sees only public facts."""
+        return self.rules().view(self.state, seat)
+
+    def events_for(self, seat: int | None = None) -> tuple[EventT, ...]:
+        """The event log as ``seat`` may see it: hidden facts blanked, private events left out."""
+        redact = self.rules().redact
+        seen = (redact(event, seat) for event in self.events)
+        return tuple(event for event in seen if event is not None)
+
+    @property
+    def outcome(self) -> OutcomeT | None:
+        """The result once the game has ended, else ``None``."""
+        return self.rules().outcome(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.rules().outcome(self.state) is not None
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def dumps(self, *, indent: int | None = None) -> str:
+        """The game as a JSON document: format name and version, setup, and event log."""
+        return self.rules().codec.dumps(self.setup, self.events, indent=indent)
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Self:
+        """Read a game written by :meth:`dumps`, checking the log against the rules.
+
+        :raises DecodeError: the document is malformed (every bad field is listed).
+        :raises CorruptLog: the document is well formed but its log does not fit its setup.
+        """
+        setup, events = cls.rules().codec.loads(text)
+        try:
+            return cls.replay(setup, events)
+        except InvalidSetup as error:
+            raise DecodeError((f"{error} @ $.setup",)) from error
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__module__}.{type(self).__qualname__} version={len(self.events)}>"
+
+
+def _expect(log: tuple[EventT, ...], start: int, expected: tuple[EventT, ...], why: str) -> None:
+    for offset, event in enumerate(expected):
+        index = start + offset
+        if index >= len(log):
+            raise CorruptLog(index, f"the log ends early: {why}")
+        if log[index] != event:
+            raise CorruptLog(index, f"expected {event!r}, found {log[index]!r}: {why}")

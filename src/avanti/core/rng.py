@@ -1,0 +1,90 @@
+"""A seeded random generator that is a value.
+
+The generator lives inside a game's state as a frozen value: ``decide`` reads it and the event it
+produces carries the random result, so ``evolve`` never draws. The stream is counter based: the
+``k``-th random event of a game uses the sub-stream ``(seed, k)``; after it the state holds
+``Rng(seed, k + 1)``. That makes every random result reproducible from the seed and the number of
+random events before it, which is how a replayed log is checked against its setup.
+
+The bits come from SplitMix64 and unbiased integers from rejection sampling: the results are the
+same on every platform and Python version, and the global :mod:`random` state is never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from attrs import frozen
+
+__all__ = ["Rng", "Stream"]
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class Stream:
+    """A short-lived mutable source of random numbers for one random event.
+
+    Obtained from :meth:`Rng.stream`; use it inside ``decide`` only, and write what it gives you
+    into the event.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int, counter: int) -> None:
+        self._state = _mix((seed & _MASK) ^ _mix((counter * _GOLDEN + (seed >> 64)) & _MASK))
+
+    def bits64(self) -> int:
+        """Return 64 random bits."""
+        self._state = (self._state + _GOLDEN) & _MASK
+        return _mix(self._state)
+
+    def below(self, n: int) -> int:
+        """Return an integer uniform in ``range(n)``; ``n`` must be positive."""
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.bits64()
+            if x < limit:
+                return x % n
+
+    def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
+        """Return the items in a uniformly random order (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def choice(self, items: Sequence[T]) -> T:
+        """Return one of the items, each with equal probability."""
+        return items[self.below(len(items))]
+
+
+@frozen
+class Rng:
+    """The generator's state: the game's seed and how many random events came before.
+
+    Part of every game state; hidden from every view (A30). ``Rng(seed=7)`` starts a fresh stream.
+    """
+
+    seed: int
+    draws: int = 0
+
+    def stream(self) -> Stream:
+        """The random source for the next random event."""
+        return Stream(self.seed, self.draws)
+
+    def advanced(self) -> Rng:
+        """The generator after one more random event (what ``evolve`` stores)."""
+        return Rng(self.seed, self.draws + 1)
