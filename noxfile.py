@@ -50,4 +50,6 @@ def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
     session.install("-e", ".[docs,cli]")
     session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
-    session.run("sphinx-build", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest")
+    session.run(
+        "sphinx-build", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest"
+    )

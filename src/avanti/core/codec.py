@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 
 import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory
+from cattrs.gen import make_dict_unstructure_fn
 
 from avanti.core.errors import DecodeError
 
@@ -107,10 +108,11 @@ def _register_tagged_union(
 ) -> None:
     by_name = {cls.__name__: cls for cls in classes}
     known = ", ".join(sorted(by_name))
+    plain = {cls: make_dict_unstructure_fn(cls, converter) for cls in classes}
 
     def unstructure(obj: Any) -> dict[str, JSONValue]:
         data: dict[str, JSONValue] = {"type": type(obj).__name__}
-        data.update(converter.unstructure(obj, type(obj)))
+        data.update(plain[type(obj)](obj))
         return data
 
     def structure(value: object, _: type) -> Any:

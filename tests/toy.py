@@ -1,0 +1,199 @@
+"""A tiny race game, used to test the core apart from any real game.
+
+It is also the shortest complete example of a ruleset: setup, state, commands, events, decide,
+evolve, legal commands, views with a hidden fact, redaction, outcome, cause and a codec.
+
+Rules: each player is dealt a secret bonus of 0-2 at the start. On your turn, ``Roll`` a die and
+advance that many spaces; the first player to reach ``goal`` wins. ``Wait`` passes the turn.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from attrs import frozen
+from typing_extensions import override
+
+from avanti import core
+
+
+class Reason(enum.StrEnum):
+    """Toy-specific reasons."""
+
+    TOO_FAR = "too-far"
+
+
+@frozen
+class Setup:
+    players: tuple[str, ...]
+    seed: int
+    goal: int = 10
+
+
+@frozen
+class State:
+    goal: int
+    positions: tuple[int, ...]
+    bonuses: tuple[int | None, ...]
+    turn: int
+    winner: int | None
+    rng: core.Rng
+
+
+@frozen
+class Roll:
+    seat: int
+
+
+@frozen
+class Wait:
+    seat: int
+
+
+Command = Roll | Wait
+
+
+@frozen
+class BonusDealt:
+    seat: int
+    bonus: int | None
+
+
+@frozen
+class Rolled:
+    seat: int
+    pips: int
+
+
+@frozen
+class Waited:
+    seat: int
+
+
+@frozen
+class Won:
+    seat: int
+
+
+Event = BonusDealt | Rolled | Waited | Won
+
+
+@frozen
+class View:
+    seat: int | None
+    positions: tuple[int, ...]
+    bonus: int | None
+    turn: int
+
+
+@frozen
+class Outcome:
+    winner: int
+
+
+CODEC: core.Codec[Setup, Command, Event] = core.Codec(
+    format="avanti.toy",
+    version=1,
+    setup_type=Setup,
+    command_types=(Roll, Wait),
+    event_types=(BonusDealt, Rolled, Waited, Won),
+)
+
+
+class ToyRules:
+    """The toy ruleset."""
+
+    codec = CODEC
+
+    def start(self, setup: Setup) -> tuple[State, tuple[Event, ...]]:
+        if not 1 <= len(setup.players) <= 4:
+            raise core.InvalidSetup("the race takes 1 to 4 players", rule="T1")
+        n = len(setup.players)
+        state = State(setup.goal, (0,) * n, (None,) * n, 0, None, core.Rng(setup.seed))
+        events: list[Event] = []
+        rng = state.rng
+        for seat in range(n):
+            events.append(BonusDealt(seat, rng.stream().below(3)))
+            rng = rng.advanced()
+        return state, tuple(events)
+
+    def decide(self, state: State, command: Command) -> tuple[Event, ...]:
+        if state.winner is not None:
+            raise core.IllegalCommand(core.CoreReason.GAME_OVER, "the race is over", rule="T3")
+        if not isinstance(command, (Roll, Wait)):
+            raise core.IllegalCommand(core.CoreReason.UNKNOWN_COMMAND, f"{command!r}", rule="T2")
+        if command.seat != state.turn:
+            raise core.IllegalCommand(
+                core.CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn", rule="T2"
+            )
+        if isinstance(command, Wait):
+            return (Waited(command.seat),)
+        pips = state.rng.stream().below(6) + 1
+        events: tuple[Event, ...] = (Rolled(command.seat, pips),)
+        if state.positions[command.seat] + pips >= state.goal:
+            events += (Won(command.seat),)
+        return events
+
+    def evolve(self, state: State, event: Event) -> State:
+        n = len(state.positions)
+        if isinstance(event, BonusDealt):
+            bonuses = list(state.bonuses)
+            bonuses[event.seat] = event.bonus
+            return State(state.goal, state.positions, tuple(bonuses), 0, None, state.rng.advanced())
+        if isinstance(event, Rolled):
+            positions = list(state.positions)
+            positions[event.seat] += event.pips
+            return State(
+                state.goal,
+                tuple(positions),
+                state.bonuses,
+                (event.seat + 1) % n,
+                None,
+                state.rng.advanced(),
+            )
+        if isinstance(event, Waited):
+            turn = (event.seat + 1) % n
+            return State(state.goal, state.positions, state.bonuses, turn, None, state.rng)
+        return State(state.goal, state.positions, state.bonuses, state.turn, event.seat, state.rng)
+
+    def legal_commands(self, state: State) -> tuple[Command, ...]:
+        if state.winner is not None:
+            return ()
+        return (Roll(state.turn), Wait(state.turn))
+
+    def view(self, state: State, seat: int | None) -> View:
+        bonus = None if seat is None else state.bonuses[seat]
+        return View(seat, state.positions, bonus, state.turn)
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if isinstance(event, BonusDealt) and event.seat != seat:
+            return BonusDealt(event.seat, None)
+        return event
+
+    def outcome(self, state: State) -> Outcome | None:
+        return None if state.winner is None else Outcome(state.winner)
+
+    def cause(self, event: Event) -> Command | None:
+        if isinstance(event, Rolled):
+            return Roll(event.seat)
+        if isinstance(event, Waited):
+            return Wait(event.seat)
+        return None
+
+
+RULES = ToyRules()
+
+
+class Game(core.Game[Setup, State, Command, Event, View, Outcome]):
+    """A toy race."""
+
+    __slots__ = ()
+
+    @classmethod
+    @override
+    def rules(cls) -> ToyRules:
+        return RULES
+
+
+def new_game(players: list[str], seed: int = 0, goal: int = 10) -> Game:
+    return Game.new(Setup(tuple(players), seed, goal))
