@@ -108,7 +108,9 @@ def _register_tagged_union(
 ) -> None:
     by_name = {cls.__name__: cls for cls in classes}
     known = ", ".join(sorted(by_name))
-    plain = {cls: make_dict_unstructure_fn(cls, converter) for cls in classes}
+    plain: dict[type, Callable[[Any], dict[str, Any]]] = {
+        cls: make_dict_unstructure_fn(cls, converter) for cls in classes
+    }
 
     def unstructure(obj: Any) -> dict[str, JSONValue]:
         data: dict[str, JSONValue] = {"type": type(obj).__name__}
