@@ -1,0 +1,73 @@
+"""The games this library knows, for tools that work with any of them (the CLI, bots, benchmarks).
+
+Each entry names a game module that offers the common entry points (``new_game``, ``Game``,
+``loads``, ``describe``, ...). Modules are imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from attrs import frozen
+
+from avanti.core.codec import parse_json
+from avanti.core.errors import DecodeError
+
+__all__ = ["GAMES", "GameInfo", "game_info", "info_for_document"]
+
+
+@frozen
+class GameInfo:
+    """One game: its short name, title, module, seat limits and default player names."""
+
+    name: str
+    title: str
+    module: str
+    format: str
+    min_players: int
+    max_players: int
+    default_players: tuple[str, ...]
+
+    def load(self) -> ModuleType:
+        """Import the game's module."""
+        return importlib.import_module(self.module)
+
+    def new_game(self, players: Sequence[str], seed: int) -> Any:
+        """Start a game of this kind with default options."""
+        return self.load().new_game(list(players), seed=seed)
+
+    def describe(self, event: object, setup: object) -> str:
+        """One line of plain English for an event."""
+        text: str = self.load().describe(event, setup)
+        return text
+
+
+GAMES: dict[str, GameInfo] = {
+    "mare": GameInfo(
+        "mare", "Avanti mare!", "avanti.mare", "avanti.mare", 1, 6, ("Ann", "Bob", "Cy")
+    ),
+}
+"""Every game by its short name."""
+
+
+def game_info(name: str) -> GameInfo:
+    """The entry for a short name; raises ``KeyError`` listing the known names."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def info_for_document(text: str | bytes) -> GameInfo:
+    """The game a JSON game document belongs to, from its ``format`` field."""
+    data = parse_json(text)
+    fmt = data.get("format") if isinstance(data, dict) else None
+    for info in GAMES.values():
+        if info.format == fmt:
+            return info
+    known = ", ".join(json.dumps(i.format) for i in GAMES.values())
+    raise DecodeError((f"'format' must be one of {known}, got {json.dumps(fmt)[:40]} @ $.format",))
