@@ -53,3 +53,10 @@ def docs(session: nox.Session) -> None:
     session.run(
         "sphinx-build", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest"
     )
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks side by side with OpenSpiel's pure-Python games (not part of the gate)."""
+    session.install("-e", ".", "open-spiel")
+    session.run("python", "benchmarks/run.py", *session.posargs)
