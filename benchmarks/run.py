@@ -117,7 +117,7 @@ def _history_memory(info: GameInfo, players: int) -> float:
 def openspiel_step_us(games: int, repeats: int) -> float | None:
     """OpenSpiel's python_block_dominoes, the same random-play loop; None if not installed."""
     try:
-        import pyspiel  # type: ignore[import-not-found]  # optional, installed by the bench session
+        import pyspiel  # optional: installed by the bench session only
         from open_spiel.python.games import block_dominoes  # noqa: F401  registers the game
     except ImportError:
         return None
