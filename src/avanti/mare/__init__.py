@@ -5,9 +5,13 @@ simulators use are :class:`Options` (M9). The entry points have the same names a
 
     game = new_game(["Ann", "Bob"], seed=7)
     game = game.execute(Roll(seat=0))
+
+:func:`odds` gives the exact chances of each result under a policy for the one choice (M6), and
+:func:`simulate` plays many games to check them.
 """
 
 from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, InvalidSetup
+from avanti.mare.chances import POLICIES, Odds, Policy, Tally, choose, odds, simulate
 from avanti.mare.commands import Command, MoveFish, Roll
 from avanti.mare.events import (
     DieRolled,
@@ -48,6 +52,7 @@ __all__ = [
     "FACES",
     "FISH",
     "PIECES",
+    "POLICIES",
     "RULES",
     "SEA",
     "START",
@@ -73,18 +78,22 @@ __all__ = [
     "MareRules",
     "MoveFish",
     "MoveOffered",
+    "Odds",
     "Options",
     "Outcome",
     "PieceRemoved",
+    "Policy",
     "Reason",
     "Result",
     "Roll",
     "RollIgnored",
     "Setup",
     "Side",
+    "Tally",
     "TurnPassed",
     "View",
     "cause",
+    "choose",
     "decide",
     "describe",
     "dumps",
@@ -93,8 +102,10 @@ __all__ = [
     "legal_commands",
     "loads",
     "new_game",
+    "odds",
     "outcome",
     "redact",
     "replay",
+    "simulate",
     "view",
 ]
