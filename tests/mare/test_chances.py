@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import runpy
 from collections.abc import Callable
 from fractions import Fraction as F
@@ -147,3 +148,9 @@ def test_the_docs_table_is_the_scripts_output() -> None:
     table: Callable[[], str] = runpy.run_path(str(root / "examples" / "mare_odds.py"))["table"]
     page = (root / "docs" / "rules" / "mare.md").read_text(encoding="utf-8")
     assert table() in page
+
+
+def test_simulate_needs_a_game() -> None:
+    with pytest.raises(ValueError, match="at least one game, not 0"):
+        simulate(0)
+    assert math.isnan(simulate(1).rolls_error)  # one game gives no spread

@@ -20,6 +20,7 @@ from avanti.mare import (
     FishFreed,
     FishSwam,
     FreeFishRoll,
+    Game,
     GameEnded,
     InvalidSetup,
     MoveFish,
@@ -30,6 +31,7 @@ from avanti.mare import (
     Result,
     Roll,
     RollIgnored,
+    Setup,
     Side,
     TurnPassed,
     decide,
@@ -293,3 +295,18 @@ def test_m9_bad_options_are_refused(options: Options) -> None:
 def test_m9_no_boat_faces_is_a_valid_reading() -> None:
     game = new_game(["Ann"], options=Options(boat_faces=()))
     assert game.state.options.boat_faces == ()
+
+
+@pytest.mark.parametrize(
+    ("setup", "rule", "words"),
+    [
+        (Setup(["Ann"], (Side.FISH_FRIENDS,)), "M2", "players must be a tuple"),  # type: ignore[arg-type]  # a list, on purpose
+        (Setup(("Ann",), ("fish-friends",)), "M2", "tuple of Side values"),  # type: ignore[arg-type]  # a string, on purpose
+        (Setup(("Ann",), (Side.FISH_FRIENDS,), seed="7"), "M3", "seed must be an integer"),  # type: ignore[arg-type]  # a string, on purpose
+    ],
+)
+def test_m2_m3_setups_built_by_hand_are_checked_too(setup: Setup, rule: str, words: str) -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        Game.new(setup)
+    assert caught.value.rule == rule
+    assert words in caught.value.message

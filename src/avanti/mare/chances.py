@@ -240,6 +240,8 @@ class Tally:
     def rolls_error(self) -> float:
         """The standard error of :attr:`mean_rolls`, from the sample variance."""
         n = self.games
+        if n < 2:
+            return math.nan
         variance = (self.rolls_squared - self.rolls**2 / n) / (n - 1)
         return math.sqrt(variance / n)
 
@@ -260,7 +262,11 @@ def simulate(
 
     Game ``i`` uses seed ``seed + i``; the random policy draws from a separate stream of the same
     seed, so the games' own dice are untouched. For benchmarks and soak runs as well as tests.
+
+    :raises ValueError: ``games`` is below 1, or the policy is unknown.
     """
+    if games < 1:
+        raise ValueError(f"simulate at least one game, not {games}")
     chosen = options or DEFAULT_OPTIONS
     names = [f"P{n}" for n in range(players)]
     counts = dict.fromkeys(Result, 0)

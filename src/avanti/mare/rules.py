@@ -7,7 +7,6 @@ those events into the state. Rule ids (M1-M9) are those of ``RULES-mare.md``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 
 from avanti import core
 from avanti.core import CoreReason, IllegalCommand, InvalidSetup
@@ -254,70 +253,37 @@ def _close(state: GameState, seat: int, places: list[int]) -> Event:
 # -- evolve --------------------------------------------------------------------------------------
 
 
-def _with_fish(state: GameState, fish: Fish, place: int) -> GameState:
-    places = list(state.fish)
+def _with_fish(s: GameState, fish: Fish, place: int) -> GameState:
+    places = list(s.fish)
     places[fish.slot] = place
-    s = state
     return GameState(s.sides, s.options, s.boat, tuple(places), s.turn, s.move_due, s.result, s.rng)
-
-
-def _die_rolled(s: GameState, e: DieRolled) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng.advanced())
-
-
-def _fish_chosen(s: GameState, e: FishChosen) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
-
-
-def _fish_swam(s: GameState, e: FishSwam) -> GameState:
-    return _with_fish(s, e.fish, e.piece)
-
-
-def _fish_freed(s: GameState, e: FishFreed) -> GameState:
-    return _with_fish(s, e.fish, SEA)
-
-
-def _piece_removed(s: GameState, e: PieceRemoved) -> GameState:
-    return GameState(s.sides, s.options, e.piece, s.fish, s.turn, s.move_due, s.result, s.rng)
-
-
-def _fish_caught(s: GameState, e: FishCaught) -> GameState:
-    return _with_fish(s, e.fish, CAUGHT)
-
-
-def _move_offered(s: GameState, e: MoveOffered) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, True, s.result, s.rng)
-
-
-def _roll_ignored(s: GameState, e: RollIgnored) -> GameState:
-    return s
-
-
-def _turn_passed(s: GameState, e: TurnPassed) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, False, s.result, s.rng)
-
-
-def _game_ended(s: GameState, e: GameEnded) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, e.result, s.rng)
-
-
-_EVOLVE: dict[type, Callable[[GameState, object], GameState]] = {
-    DieRolled: _die_rolled,  # type: ignore[dict-item]  # each handler takes its own event class
-    FishChosen: _fish_chosen,  # type: ignore[dict-item]  # as above
-    FishSwam: _fish_swam,  # type: ignore[dict-item]  # as above
-    FishFreed: _fish_freed,  # type: ignore[dict-item]  # as above
-    PieceRemoved: _piece_removed,  # type: ignore[dict-item]  # as above
-    FishCaught: _fish_caught,  # type: ignore[dict-item]  # as above
-    MoveOffered: _move_offered,  # type: ignore[dict-item]  # as above
-    RollIgnored: _roll_ignored,  # type: ignore[dict-item]  # as above
-    TurnPassed: _turn_passed,  # type: ignore[dict-item]  # as above
-    GameEnded: _game_ended,  # type: ignore[dict-item]  # as above
-}
 
 
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``. Trusts the event: checks nothing, draws nothing."""
-    return _EVOLVE[type(event)](state, event)
+    s = state
+    match event:
+        case DieRolled():
+            rng = s.rng.advanced()
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, rng)
+        case FishSwam(fish=fish, piece=piece):
+            return _with_fish(s, fish, piece)
+        case FishFreed(fish=fish):
+            return _with_fish(s, fish, SEA)
+        case FishCaught(fish=fish):
+            return _with_fish(s, fish, CAUGHT)
+        case PieceRemoved(piece=piece):
+            return GameState(s.sides, s.options, piece, s.fish, s.turn, s.move_due, s.result, s.rng)
+        case MoveOffered(seat=seat):
+            return GameState(s.sides, s.options, s.boat, s.fish, seat, True, s.result, s.rng)
+        case FishChosen():
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
+        case TurnPassed(seat=seat):
+            return GameState(s.sides, s.options, s.boat, s.fish, seat, False, s.result, s.rng)
+        case GameEnded(result=result):
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, result, s.rng)
+        case RollIgnored():
+            return s
 
 
 # -- queries -------------------------------------------------------------------------------------

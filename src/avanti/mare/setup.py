@@ -68,12 +68,12 @@ class Face(enum.StrEnum):
     @property
     def fish(self) -> Fish | None:
         """The fish of this colour, or ``None`` for red and green (the fishers' colours)."""
-        return _FACE_FISH[self]
+        return _FACE_FISH.get(self)
 
 
 FACES: tuple[Face, ...] = tuple(Face)
 """The six faces in die order; the generator draws an index into this tuple (M3)."""
-_FACE_FISH = {face: Fish(face.value) if face.value in set(Fish) else None for face in Face}
+_FACE_FISH = {Face(fish.value): fish for fish in Fish}
 
 
 class Side(enum.StrEnum):
@@ -115,8 +115,15 @@ class Options:
     """
 
     boat_faces: tuple[Face, ...] = (Face.RED, Face.GREEN)
+    """The fishers' faces that move the boat (M5); the rulebook has both red and green. A
+    simulator with one boat face is ``(Face.RED,)``; a face left out is ignored and the turn
+    passes."""
     caught_fish_roll: CaughtFishRoll = CaughtFishRoll.BOAT
+    """What a caught fish's colour does: the rulebook moves the boat (M7); some simulators ignore
+    it (``NOTHING``) or have it rolled again (``REROLL``)."""
     free_fish_roll: FreeFishRoll = FreeFishRoll.OTHER_FISH
+    """What a free fish's colour does: the rulebook lets the roller move another fish (M6); some
+    simulators ignore it (``NOTHING``) or have it rolled again (``REROLL``)."""
 
 
 @frozen
