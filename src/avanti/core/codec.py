@@ -40,7 +40,10 @@ _TYPE_NAMES = {int: "an integer", str: "a string", bool: "a boolean"}
 
 
 def _exact(kind: type[T]) -> Callable[[object, type], T]:
-    def hook(value: object, _: type) -> T:
+    def hook(value: object, type_: type) -> T:
+        if type_ is not kind and issubclass(type_, enum.Enum):
+            # A class hook also catches subclasses: StrEnum and IntEnum members are read by value.
+            return _structure_enum(value, type_)  # type: ignore[return-value]  # an Enum member
         if type(value) is not kind:
             raise TypeError(f"expected {_TYPE_NAMES[kind]}, got {json.dumps(value)[:40]}")
         return value

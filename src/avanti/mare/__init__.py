@@ -1,0 +1,111 @@
+"""Avanti mare!, the river race of four fish against a fishing boat, on the avanti core.
+
+The rules as this library reads them are M1-M9 of ``RULES-mare.md``; the variants published
+simulators use are :class:`Options` (M9). The entry points have the same names as in every game::
+
+    game = new_game(["Ann", "Bob"], seed=7)
+    game = game.execute(Roll(seat=0))
+
+:func:`odds` gives the exact chances of each result under a policy for the one choice (M6), and
+:func:`simulate` plays many games to check them.
+"""
+
+from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, InvalidSetup
+from avanti.mare.chances import POLICIES, Odds, Policy, Tally, choose, odds, simulate
+from avanti.mare.commands import Command, MoveFish, Roll
+from avanti.mare.events import (
+    DieRolled,
+    Event,
+    FishCaught,
+    FishChosen,
+    FishFreed,
+    FishSwam,
+    GameEnded,
+    MoveOffered,
+    PieceRemoved,
+    RollIgnored,
+    TurnPassed,
+)
+from avanti.mare.game import CODEC, RULES, Game, MareRules, dumps, execute, loads, new_game, replay
+from avanti.mare.rules import Reason, cause, decide, evolve, legal_commands, outcome
+from avanti.mare.setup import (
+    CAUGHT,
+    FACES,
+    FISH,
+    PIECES,
+    SEA,
+    START,
+    CaughtFishRoll,
+    Face,
+    Fish,
+    FreeFishRoll,
+    Options,
+    Setup,
+    Side,
+)
+from avanti.mare.state import GameState, Outcome, Result
+from avanti.mare.views import View, describe, redact, view
+
+__all__ = [
+    "CAUGHT",
+    "CODEC",
+    "FACES",
+    "FISH",
+    "PIECES",
+    "POLICIES",
+    "RULES",
+    "SEA",
+    "START",
+    "CaughtFishRoll",
+    "Command",
+    "CoreReason",
+    "CorruptLog",
+    "DecodeError",
+    "DieRolled",
+    "Event",
+    "Face",
+    "Fish",
+    "FishCaught",
+    "FishChosen",
+    "FishFreed",
+    "FishSwam",
+    "FreeFishRoll",
+    "Game",
+    "GameEnded",
+    "GameState",
+    "IllegalCommand",
+    "InvalidSetup",
+    "MareRules",
+    "MoveFish",
+    "MoveOffered",
+    "Odds",
+    "Options",
+    "Outcome",
+    "PieceRemoved",
+    "Policy",
+    "Reason",
+    "Result",
+    "Roll",
+    "RollIgnored",
+    "Setup",
+    "Side",
+    "Tally",
+    "TurnPassed",
+    "View",
+    "cause",
+    "choose",
+    "decide",
+    "describe",
+    "dumps",
+    "evolve",
+    "execute",
+    "legal_commands",
+    "loads",
+    "new_game",
+    "odds",
+    "outcome",
+    "redact",
+    "replay",
+    "simulate",
+    "view",
+]

@@ -1,0 +1,145 @@
+"""Avanti mare! on the core: the ruleset object, the JSON codec, the ``Game`` aggregate and the
+module-level entry points shared by every game (``new_game``, ``replay``, ``dumps``, ``loads``,
+``execute``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from typing_extensions import override
+
+from avanti import core
+from avanti.mare import rules, views
+from avanti.mare.commands import Command, MoveFish, Roll
+from avanti.mare.events import EVENT_TYPES, Event
+from avanti.mare.setup import Options, Setup, Side
+from avanti.mare.state import GameState, Outcome
+from avanti.mare.views import View
+
+__all__ = ["CODEC", "RULES", "Game", "MareRules", "dumps", "execute", "loads", "new_game", "replay"]
+
+CODEC: core.Codec[Setup, Command, Event] = core.Codec(
+    format="avanti.mare",
+    version=1,
+    setup_type=Setup,
+    command_types=(Roll, MoveFish),
+    event_types=EVENT_TYPES,
+)
+"""Reads and writes Avanti mare! setups, commands, events and game documents (format version 1)."""
+
+
+DEFAULT_OPTIONS = Options()
+"""The rulebook's reading of every option (M9)."""
+
+
+class MareRules:
+    """The Avanti mare! ruleset, bundling the functions of :mod:`avanti.mare` for the core."""
+
+    codec = CODEC
+
+    def start(self, setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
+        """The state before the first roll; raises ``InvalidSetup`` naming the rule."""
+        return rules.start(setup)
+
+    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
+        """The events a command causes; raises ``IllegalCommand``."""
+        return rules.decide(state, command)
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        """The state after one event."""
+        return rules.evolve(state, event)
+
+    def legal_commands(self, state: GameState) -> tuple[Command, ...]:
+        """Every command ``decide`` accepts now."""
+        return rules.legal_commands(state)
+
+    def view(self, state: GameState, seat: int | None) -> View:
+        """What ``seat`` may see."""
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """The event as ``seat`` sees it (every event is public)."""
+        return views.redact(event, seat)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """The result once the game is over."""
+        return rules.outcome(state)
+
+    def cause(self, event: Event) -> Command | None:
+        """The command an event begins, if any."""
+        return rules.cause(event)
+
+
+RULES = MareRules()
+"""The one ruleset object of Avanti mare!."""
+
+
+class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
+    """A game of Avanti mare!: its setup, its event log and its state. Every method returns a new
+    game; see :class:`avanti.core.Game` for ``execute``, ``undo``, ``view`` and the rest."""
+
+    __slots__ = ()
+
+    @classmethod
+    @override
+    def rules(cls) -> MareRules:
+        """The Avanti mare! ruleset."""
+        return RULES
+
+
+def default_sides(players: int) -> tuple[Side, ...]:
+    """Sides taken in turn around the table, fish friends first (a default only; M2)."""
+    return tuple(
+        Side.FISH_FRIENDS if seat % 2 == 0 else Side.FISHER_FANS for seat in range(players)
+    )
+
+
+def new_game(
+    players: Sequence[str],
+    seed: int = 0,
+    *,
+    sides: Sequence[Side] | None = None,
+    first: int = 0,
+    options: Options = DEFAULT_OPTIONS,
+) -> Game:
+    """Start a game for ``players`` (names, clockwise), with ``first`` rolling first (M2).
+
+    ``sides`` defaults to fish friends and fisher fans in turn, starting with seat 0.
+
+    :raises InvalidSetup: the setup breaks M2 (1-6 players, one side each, a valid first seat),
+        M3 (an integer seed) or M9 (the options); the message names the rule.
+    """
+    names = tuple(players)
+    chosen = default_sides(len(names)) if sides is None else tuple(sides)
+    return Game.new(Setup(names, chosen, first, seed, options))
+
+
+def replay(setup: Setup, events: Iterable[Event]) -> Game:
+    """Rebuild a game from its setup and log, checking every event against the rules.
+
+    :raises CorruptLog: an event does not follow from the rules (its index is in the error).
+    """
+    return Game.replay(setup, events)
+
+
+def dumps(game: Game, *, indent: int | None = None) -> str:
+    """The game as a JSON document (format ``avanti.mare``, version 1)."""
+    return game.dumps(indent=indent)
+
+
+def loads(text: str | bytes) -> Game:
+    """Read a game written by :func:`dumps`, replaying and checking its log.
+
+    :raises DecodeError: the document is malformed; each bad field is named by its JSON path.
+    :raises CorruptLog: the log does not fit its setup.
+    """
+    return Game.loads(text)
+
+
+def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+    """The functional form of a checked command: ``(new_state, events)``.
+
+    :raises IllegalCommand: the command breaks a rule; nothing changes.
+    """
+    return core.execute(RULES, state, command)

@@ -1,0 +1,317 @@
+"""The rules of Avanti mare!: start, decide, evolve, legal commands, outcome and cause.
+
+``decide`` checks a command and works out every consequence as events; ``evolve`` only writes
+those events into the state. Rule ids (M1-M9) are those of ``RULES-mare.md``.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from avanti import core
+from avanti.core import CoreReason, IllegalCommand, InvalidSetup
+from avanti.mare.commands import Command, MoveFish, Roll
+from avanti.mare.events import (
+    DieRolled,
+    Event,
+    FishCaught,
+    FishChosen,
+    FishFreed,
+    FishSwam,
+    GameEnded,
+    MoveOffered,
+    PieceRemoved,
+    RollIgnored,
+    TurnPassed,
+)
+from avanti.mare.setup import (
+    CAUGHT,
+    FACES,
+    FISH,
+    PIECES,
+    SEA,
+    START,
+    CaughtFishRoll,
+    Face,
+    Fish,
+    FreeFishRoll,
+    Setup,
+    Side,
+)
+from avanti.mare.state import GameState, Outcome, Result
+
+__all__ = [
+    "MAX_PLAYERS",
+    "Reason",
+    "cause",
+    "decide",
+    "evolve",
+    "legal_commands",
+    "outcome",
+    "start",
+]
+
+MAX_PLAYERS = 6
+"""The most players at one table (M2)."""
+
+
+class Reason(enum.StrEnum):
+    """Why a command of Avanti mare! was refused, beside the core's :class:`~avanti.CoreReason`."""
+
+    NOT_A_FISH = "not-a-fish"
+    """``MoveFish`` names something that is not one of the four fish (M6)."""
+    FISH_NOT_IN_RIVER = "fish-not-in-river"
+    """``MoveFish`` names a fish that is free or caught: only a fish in the river may move (M6)."""
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+
+def check_setup(setup: Setup) -> None:
+    """Raise :class:`InvalidSetup` naming the rule when ``setup`` does not fit M2, M3 or M9."""
+    players = setup.players
+    if not isinstance(players, tuple) or not all(isinstance(p, str) for p in players):
+        raise InvalidSetup("players must be a tuple of names", rule="M2")
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise InvalidSetup(
+            f"Avanti mare! takes 1 to {MAX_PLAYERS} players, got {len(players)}", rule="M2"
+        )
+    if not all(name.strip() for name in players):
+        raise InvalidSetup("every player needs a non-empty name", rule="M2")
+    if len(set(players)) != len(players):
+        raise InvalidSetup(f"player names must differ, got {list(players)}", rule="M2")
+    sides = setup.sides
+    if not isinstance(sides, tuple) or not all(isinstance(s, Side) for s in sides):
+        raise InvalidSetup("sides must be a tuple of Side values", rule="M2")
+    if len(sides) != len(players):
+        raise InvalidSetup(
+            f"each of the {len(players)} players needs a side, got {len(sides)} sides", rule="M2"
+        )
+    if type(setup.first) is not int or not 0 <= setup.first < len(players):
+        raise InvalidSetup(
+            f"the first seat must be from 0 to {len(players) - 1}, got {setup.first!r}", rule="M2"
+        )
+    if type(setup.seed) is not int:
+        raise InvalidSetup(f"the seed must be an integer, got {setup.seed!r}", rule="M3")
+    options = setup.options
+    faces = options.boat_faces
+    if not isinstance(faces, tuple) or not all(isinstance(f, Face) for f in faces):
+        raise InvalidSetup("boat_faces must be a tuple of die faces", rule="M9")
+    if any(face.fish is not None for face in faces) or len(set(faces)) != len(faces):
+        raise InvalidSetup(
+            f"boat_faces must be distinct fishers' faces (red, green), got {list(faces)}",
+            rule="M9",
+        )
+    if not isinstance(options.caught_fish_roll, CaughtFishRoll):
+        raise InvalidSetup("caught_fish_roll must be a CaughtFishRoll", rule="M9")
+    if not isinstance(options.free_fish_roll, FreeFishRoll):
+        raise InvalidSetup("free_fish_roll must be a FreeFishRoll", rule="M9")
+
+
+def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
+    """The state before the first roll (M1: every fish on the middle piece); no opening events."""
+    check_setup(setup)
+    state = GameState(
+        sides=setup.sides,
+        options=setup.options,
+        boat=0,
+        fish=(START,) * len(FISH),
+        turn=setup.first,
+        move_due=False,
+        result=None,
+        rng=core.Rng(setup.seed),
+    )
+    return state, ()
+
+
+# -- decide --------------------------------------------------------------------------------------
+
+
+def decide(state: GameState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state``.
+
+    :raises IllegalCommand: the command is not one of this game, the game is over (M8), the seat
+        is not at the table or not on turn (M2), a roll is made while a ``MoveFish`` is owed or a
+        ``MoveFish`` while none is (M6), or the fish named is not in the river (M6).
+    """
+    if not isinstance(command, (Roll, MoveFish)):
+        raise IllegalCommand(
+            CoreReason.UNKNOWN_COMMAND,
+            f"{command!r} is not a command of Avanti mare! (Roll or MoveFish)",
+            rule="M2",
+            command=command,
+        )
+    if state.result is not None:
+        raise IllegalCommand(
+            CoreReason.GAME_OVER, "the game is over: no fish is left in the river", "M8", command
+        )
+    seat = command.seat
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise IllegalCommand(
+            CoreReason.NO_SUCH_SEAT,
+            f"there is no seat {seat!r}: the seats are 0 to {state.seats - 1}",
+            "M2",
+            command,
+        )
+    if seat != state.turn:
+        raise IllegalCommand(
+            CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not {seat}'s", "M2", command
+        )
+    if isinstance(command, Roll):
+        if state.move_due:
+            raise IllegalCommand(
+                CoreReason.WRONG_PHASE,
+                f"seat {seat} rolled a free fish's colour and must first move another fish",
+                "M6",
+                command,
+            )
+        face = FACES[state.rng.stream().below(len(FACES))]
+        return (DieRolled(seat, face), *_roll_consequences(state, seat, face))
+    if not state.move_due:
+        raise IllegalCommand(
+            CoreReason.WRONG_PHASE,
+            "a fish may be moved by choice only right after rolling a free fish's colour",
+            "M6",
+            command,
+        )
+    fish = command.fish
+    if not isinstance(fish, Fish):
+        raise IllegalCommand(
+            Reason.NOT_A_FISH,
+            f"{fish!r} is not a fish: choose blue, orange, yellow or pink",
+            "M6",
+            command,
+        )
+    place = state.place(fish)
+    if not CAUGHT < place < SEA:
+        where = "free in the sea" if place == SEA else "caught"
+        raise IllegalCommand(
+            Reason.FISH_NOT_IN_RIVER,
+            f"the {fish} fish is {where}; only a fish still in the river may be moved",
+            "M6",
+            command,
+        )
+    return (FishChosen(seat, fish), *_swim(state, seat, fish))
+
+
+def _roll_consequences(state: GameState, seat: int, face: Face) -> tuple[Event, ...]:
+    options = state.options
+    fish = face.fish
+    if fish is None:
+        if face in options.boat_faces:
+            return _remove_piece(state, seat)  # M5
+        return _ignore(state, seat, face, again=False)  # M9
+    place = state.place(fish)
+    if CAUGHT < place < SEA:
+        return _swim(state, seat, fish)  # M4
+    if place == CAUGHT:  # M7
+        if options.caught_fish_roll is CaughtFishRoll.BOAT:
+            return _remove_piece(state, seat)
+        again = options.caught_fish_roll is CaughtFishRoll.REROLL
+        return _ignore(state, seat, face, again=again)
+    if options.free_fish_roll is FreeFishRoll.OTHER_FISH:  # M6
+        return (MoveOffered(seat, fish),)
+    return _ignore(state, seat, face, again=options.free_fish_roll is FreeFishRoll.REROLL)
+
+
+def _swim(state: GameState, seat: int, fish: Fish) -> tuple[Event, ...]:
+    """M4: one piece toward the sea; from piece 11 into the sea."""
+    place = state.place(fish)
+    places = list(state.fish)
+    places[fish.slot] = place + 1
+    moved: Event = FishFreed(fish) if place == PIECES else FishSwam(fish, place + 1)
+    return (moved, _close(state, seat, places))
+
+
+def _remove_piece(state: GameState, seat: int) -> tuple[Event, ...]:
+    """M5: take the piece in front of the boat; every fish on it is caught."""
+    piece = state.boat + 1
+    events: list[Event] = [PieceRemoved(piece)]
+    places = list(state.fish)
+    for index, place in enumerate(places):
+        if place == piece:
+            events.append(FishCaught(FISH[index], piece))
+            places[index] = CAUGHT
+    events.append(_close(state, seat, places))
+    return tuple(events)
+
+
+def _ignore(state: GameState, seat: int, face: Face, *, again: bool) -> tuple[Event, ...]:
+    ignored = RollIgnored(seat, face, again)
+    return (ignored,) if again else (ignored, TurnPassed((seat + 1) % state.seats))
+
+
+def _close(state: GameState, seat: int, places: list[int]) -> Event:
+    """M8: the game ends once no fish is left in the river; otherwise the next seat rolls."""
+    if any(CAUGHT < place < SEA for place in places):
+        return TurnPassed((seat + 1) % state.seats)
+    free = places.count(SEA)
+    caught = places.count(CAUGHT)
+    return GameEnded(Result.of(free, caught), free, caught)
+
+
+# -- evolve --------------------------------------------------------------------------------------
+
+
+def _with_fish(s: GameState, fish: Fish, place: int) -> GameState:
+    places = list(s.fish)
+    places[fish.slot] = place
+    return GameState(s.sides, s.options, s.boat, tuple(places), s.turn, s.move_due, s.result, s.rng)
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after ``event``. Trusts the event: checks nothing, draws nothing."""
+    s = state
+    match event:
+        case DieRolled():
+            rng = s.rng.advanced()
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, rng)
+        case FishSwam(fish=fish, piece=piece):
+            return _with_fish(s, fish, piece)
+        case FishFreed(fish=fish):
+            return _with_fish(s, fish, SEA)
+        case FishCaught(fish=fish):
+            return _with_fish(s, fish, CAUGHT)
+        case PieceRemoved(piece=piece):
+            return GameState(s.sides, s.options, piece, s.fish, s.turn, s.move_due, s.result, s.rng)
+        case MoveOffered(seat=seat):
+            return GameState(s.sides, s.options, s.boat, s.fish, seat, True, s.result, s.rng)
+        case FishChosen():
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
+        case TurnPassed(seat=seat):
+            return GameState(s.sides, s.options, s.boat, s.fish, seat, False, s.result, s.rng)
+        case GameEnded(result=result):
+            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, result, s.rng)
+        case RollIgnored():
+            return s
+
+
+# -- queries -------------------------------------------------------------------------------------
+
+
+def legal_commands(state: GameState) -> tuple[Command, ...]:
+    """Every command ``decide`` accepts now: a ``Roll``, or a ``MoveFish`` per fish in the river."""
+    if state.result is not None:
+        return ()
+    if state.move_due:
+        return tuple(MoveFish(state.turn, fish) for fish in state.in_river())
+    return (Roll(state.turn),)
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The result of a finished game (M8), or ``None`` while fish still swim."""
+    result = state.result
+    if result is None:
+        return None
+    winner = result.winner
+    winners = tuple(seat for seat, side in enumerate(state.sides) if side is winner)
+    return Outcome(len(state.free()), len(state.caught()), result, winner, winners)
+
+
+def cause(event: Event) -> Command | None:
+    """The command ``event`` begins (``DieRolled``: a roll; ``FishChosen``: a move), else None."""
+    if isinstance(event, DieRolled):
+        return Roll(event.seat)
+    if isinstance(event, FishChosen):
+        return MoveFish(event.seat, event.fish)
+    return None

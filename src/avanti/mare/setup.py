@@ -1,0 +1,143 @@
+"""The pieces of Avanti mare! as data, the variant options, and the setup of one game.
+
+The river (M1), the die (M3) and the two sides (M2) are fixed facts of the game, declared here once;
+:class:`Options` names the readings published simulators differ on (M9).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from attrs import frozen
+
+__all__ = [
+    "CAUGHT",
+    "FACES",
+    "FISH",
+    "PIECES",
+    "SEA",
+    "START",
+    "CaughtFishRoll",
+    "Face",
+    "Fish",
+    "FreeFishRoll",
+    "Options",
+    "Setup",
+    "Side",
+]
+
+PIECES = 11
+"""How many small river pieces lie between the boat and the sea, numbered 1..11 (M1)."""
+START = 6
+"""The piece the four fish start on: the middle one (M1)."""
+SEA = PIECES + 1
+"""The place of a free fish: the sea, one step past piece 11 (M4)."""
+CAUGHT = 0
+"""The place of a caught fish: the boat, which stands where the removed pieces were (M5)."""
+
+
+class Fish(enum.StrEnum):
+    """One of the four fish, by colour (M1)."""
+
+    BLUE = "blue"
+    ORANGE = "orange"
+    YELLOW = "yellow"
+    PINK = "pink"
+
+    @property
+    def slot(self) -> int:
+        """The fish's position in :data:`FISH` and in :attr:`GameState.fish`."""
+        return _FISH_INDEX[self]
+
+
+FISH: tuple[Fish, ...] = tuple(Fish)
+"""The four fish in their fixed order (blue, orange, yellow, pink)."""
+_FISH_INDEX = {fish: index for index, fish in enumerate(FISH)}
+
+
+class Face(enum.StrEnum):
+    """A face of the colour die: the four fish colours, then red and green (M3)."""
+
+    BLUE = "blue"
+    ORANGE = "orange"
+    YELLOW = "yellow"
+    PINK = "pink"
+    RED = "red"
+    GREEN = "green"
+
+    @property
+    def fish(self) -> Fish | None:
+        """The fish of this colour, or ``None`` for red and green (the fishers' colours)."""
+        return _FACE_FISH.get(self)
+
+
+FACES: tuple[Face, ...] = tuple(Face)
+"""The six faces in die order; the generator draws an index into this tuple (M3)."""
+_FACE_FISH = {Face(fish.value): fish for fish in Fish}
+
+
+class Side(enum.StrEnum):
+    """The side a player backs (M2). Recorded only: it changes nothing in play, only who wins."""
+
+    FISH_FRIENDS = "fish-friends"
+    FISHER_FANS = "fisher-fans"
+
+
+class CaughtFishRoll(enum.StrEnum):
+    """What rolling the colour of a caught fish does (M7, M9)."""
+
+    BOAT = "boat"
+    """The rulebook: the boat takes the piece in front of it, as for red or green (M7)."""
+    NOTHING = "nothing"
+    """The roll is ignored and the next player rolls."""
+    REROLL = "reroll"
+    """The roll is ignored and the same player rolls again."""
+
+
+class FreeFishRoll(enum.StrEnum):
+    """What rolling the colour of a free fish does (M6, M9)."""
+
+    OTHER_FISH = "other-fish"
+    """The rulebook: the roller moves another fish still in the river one piece (M6)."""
+    NOTHING = "nothing"
+    """The roll is ignored and the next player rolls."""
+    REROLL = "reroll"
+    """The roll is ignored and the same player rolls again."""
+
+
+@frozen
+class Options:
+    """The readings of the rules that published simulators differ on (M9); defaults follow M3-M7.
+
+    ``boat_faces``: which of red and green move the boat (M5); a fishers' face left out does
+    nothing. ``caught_fish_roll``: what a caught fish's colour does (M7). ``free_fish_roll``: what
+    a free fish's colour does (M6).
+    """
+
+    boat_faces: tuple[Face, ...] = (Face.RED, Face.GREEN)
+    """The fishers' faces that move the boat (M5); the rulebook has both red and green. A
+    simulator with one boat face is ``(Face.RED,)``; a face left out is ignored and the turn
+    passes."""
+    caught_fish_roll: CaughtFishRoll = CaughtFishRoll.BOAT
+    """What a caught fish's colour does: the rulebook moves the boat (M7); some simulators ignore
+    it (``NOTHING``) or have it rolled again (``REROLL``)."""
+    free_fish_roll: FreeFishRoll = FreeFishRoll.OTHER_FISH
+    """What a free fish's colour does: the rulebook lets the roller move another fish (M6); some
+    simulators ignore it (``NOTHING``) or have it rolled again (``REROLL``)."""
+
+
+@frozen
+class Setup:
+    """Everything a game starts from: the players, their sides, who rolls first, seed, options.
+
+    ``players`` are names in seating order (clockwise); ``sides[i]`` is the side of ``players[i]``
+    (M2); ``first`` is the seat that rolls first (the youngest player, M2). Checked by
+    :func:`avanti.mare.new_game` and by the ruleset's ``start``, which raise
+    :class:`~avanti.core.errors.InvalidSetup` naming the rule.
+    """
+
+    players: tuple[str, ...]
+    sides: tuple[Side, ...]
+    first: int = 0
+    seed: int = 0
+    options: Options = Options()

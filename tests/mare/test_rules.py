@@ -1,0 +1,312 @@
+"""One or more tests per rule M1-M9, on built states with numbers checkable by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from avanti import core
+from avanti.mare import (
+    CAUGHT,
+    FACES,
+    PIECES,
+    SEA,
+    START,
+    CaughtFishRoll,
+    DieRolled,
+    Face,
+    Fish,
+    FishCaught,
+    FishChosen,
+    FishFreed,
+    FishSwam,
+    FreeFishRoll,
+    Game,
+    GameEnded,
+    InvalidSetup,
+    MoveFish,
+    MoveOffered,
+    Options,
+    Outcome,
+    PieceRemoved,
+    Result,
+    Roll,
+    RollIgnored,
+    Setup,
+    Side,
+    TurnPassed,
+    decide,
+    execute,
+    legal_commands,
+    new_game,
+    outcome,
+)
+
+from .helpers import built
+
+ANN, BOB = 0, 1
+
+
+def test_m1_the_river_and_the_start() -> None:
+    game = new_game(["Ann", "Bob"])
+    state = game.state
+    assert (PIECES, START, SEA, CAUGHT) == (11, 6, 12, 0)
+    assert state.boat == 0  # nothing removed: piece 1 lies in front of the boat
+    assert state.fish == (6, 6, 6, 6)
+    assert state.in_river() == (Fish.BLUE, Fish.ORANGE, Fish.YELLOW, Fish.PINK)
+    assert state.free() == state.caught() == ()
+    assert game.events == ()
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_m2_one_to_six_players(players: int) -> None:
+    game = new_game([f"P{n}" for n in range(players)])
+    assert game.state.seats == players
+    assert game.legal_commands() == (Roll(0),)
+
+
+@pytest.mark.parametrize(
+    ("players", "sides", "first", "words"),
+    [
+        ([], None, 0, "1 to 6 players, got 0"),
+        ([f"P{n}" for n in range(7)], None, 0, "1 to 6 players, got 7"),
+        (["Ann", "Ann"], None, 0, "names must differ"),
+        (["Ann", ""], None, 0, "non-empty name"),
+        (["Ann", "Bob"], (Side.FISH_FRIENDS,), 0, "needs a side, got 1 sides"),
+        (["Ann", "Bob"], None, 2, "first seat must be from 0 to 1, got 2"),
+        (["Ann", "Bob"], None, -1, "got -1"),
+    ],
+)
+def test_m2_bad_setups_are_refused(
+    players: list[str], sides: tuple[Side, ...] | None, first: int, words: str
+) -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        new_game(players, sides=sides, first=first)
+    assert caught.value.rule == "M2"
+    assert words in str(caught.value)
+
+
+def test_m2_turns_go_clockwise_from_the_first_seat() -> None:
+    game = new_game(["Ann", "Bob", "Cy"], seed=5, first=2)
+    seats = []
+    for _ in range(4):
+        command = game.legal_commands()[0]
+        seats.append(command.seat)
+        game = game.execute(command)
+        while game.state.move_due:  # a MoveFish stays with the roller (M6)
+            game = game.execute(game.legal_commands()[0])
+    assert seats == [2, 0, 1, 2]
+
+
+def test_m2_sides_change_nothing_in_play() -> None:
+    one = new_game(["Ann", "Bob"], seed=9, sides=(Side.FISH_FRIENDS, Side.FISHER_FANS))
+    two = new_game(["Ann", "Bob"], seed=9, sides=(Side.FISHER_FANS, Side.FISHER_FANS))
+    while not one.is_over:
+        one = one.execute(one.legal_commands()[0])
+        two = two.execute(two.legal_commands()[0])
+    assert one.events == two.events
+    assert one.outcome is not None
+    assert two.outcome is not None
+    assert one.outcome.result == two.outcome.result
+
+
+def test_m3_the_face_comes_from_the_generator_and_is_logged() -> None:
+    state = built(face=Face.YELLOW)
+    events = decide(state, Roll(ANN))
+    assert events[0] == DieRolled(ANN, Face.YELLOW)
+    assert decide(state, Roll(ANN)) == events  # the same state always rolls the same face
+    after, _ = execute(state, Roll(ANN))
+    assert after.rng == core.Rng(state.rng.seed, state.rng.draws + 1)
+
+
+def test_m3_each_face_comes_up_about_one_time_in_six() -> None:
+    counts = dict.fromkeys(FACES, 0)
+    for draws in range(6000):
+        counts[FACES[core.Rng(1, draws).stream().below(6)]] += 1
+    # 1000 expected per face; the standard deviation is sqrt(6000 * 1/6 * 5/6) = 28.9.
+    assert all(880 < n < 1120 for n in counts.values()), counts
+
+
+def test_m4_a_fish_colour_moves_that_fish_one_piece() -> None:
+    state = built(fish=(6, 6, 6, 6), face=Face.PINK)
+    after, events = execute(state, Roll(ANN))
+    assert events == (DieRolled(ANN, Face.PINK), FishSwam(Fish.PINK, 7), TurnPassed(BOB))
+    assert after.fish == (6, 6, 6, 7)
+    assert after.turn == BOB
+
+
+def test_m4_from_piece_eleven_a_fish_reaches_the_sea() -> None:
+    state = built(fish=(11, 6, 6, 6), face=Face.BLUE)
+    after, events = execute(state, Roll(ANN))
+    assert events == (DieRolled(ANN, Face.BLUE), FishFreed(Fish.BLUE), TurnPassed(BOB))
+    assert after.place(Fish.BLUE) == SEA
+    assert after.free() == (Fish.BLUE,)
+
+
+@pytest.mark.parametrize("face", [Face.RED, Face.GREEN])
+def test_m5_red_or_green_takes_the_piece_in_front_and_its_fish(face: Face) -> None:
+    state = built(fish=(3, 3, 4, 8), boat=2, face=face)
+    after, events = execute(state, Roll(ANN))
+    assert events == (
+        DieRolled(ANN, face),
+        PieceRemoved(3),
+        FishCaught(Fish.BLUE, 3),
+        FishCaught(Fish.ORANGE, 3),
+        TurnPassed(BOB),
+    )
+    assert after.boat == 3  # piece 4 is now in front of the boat
+    assert after.fish == (CAUGHT, CAUGHT, 4, 8)
+
+
+def test_m5_an_empty_piece_is_taken_without_a_catch() -> None:
+    after, events = execute(built(fish=(6, 7, 8, 9), boat=0, face=Face.RED), Roll(ANN))
+    assert events == (DieRolled(ANN, Face.RED), PieceRemoved(1), TurnPassed(BOB))
+    assert (after.boat, after.fish) == (1, (6, 7, 8, 9))
+
+
+def test_m6_a_free_fish_colour_lets_the_roller_move_another_fish() -> None:
+    state = built(fish=(SEA, 5, 9, CAUGHT), boat=3, face=Face.BLUE)
+    offered, events = execute(state, Roll(ANN))
+    assert events == (DieRolled(ANN, Face.BLUE), MoveOffered(ANN, Fish.BLUE))
+    assert offered.move_due
+    assert offered.turn == ANN
+    assert legal_commands(offered) == (MoveFish(ANN, Fish.ORANGE), MoveFish(ANN, Fish.YELLOW))
+    after, events = execute(offered, MoveFish(ANN, Fish.YELLOW))
+    assert events == (FishChosen(ANN, Fish.YELLOW), FishSwam(Fish.YELLOW, 10), TurnPassed(BOB))
+    assert after.fish == (SEA, 5, 10, CAUGHT)
+    assert not after.move_due
+    assert after.turn == BOB
+
+
+def test_m6_the_chosen_fish_may_swim_into_the_sea() -> None:
+    offered = built(fish=(SEA, 11, 9, 9), boat=3, move_due=True)
+    after, events = execute(offered, MoveFish(ANN, Fish.ORANGE))
+    assert events == (FishChosen(ANN, Fish.ORANGE), FishFreed(Fish.ORANGE), TurnPassed(BOB))
+    assert after.free() == (Fish.BLUE, Fish.ORANGE)
+
+
+def test_m7_a_caught_fish_colour_moves_the_boat() -> None:
+    state = built(fish=(CAUGHT, 5, 9, 11), boat=4, face=Face.BLUE)
+    after, events = execute(state, Roll(ANN))
+    assert events == (
+        DieRolled(ANN, Face.BLUE),
+        PieceRemoved(5),
+        FishCaught(Fish.ORANGE, 5),
+        TurnPassed(BOB),
+    )
+    assert after.fish == (CAUGHT, CAUGHT, 9, 11)
+
+
+def test_m8_all_fish_free_ends_the_game_for_the_fish() -> None:
+    state = built(fish=(SEA, SEA, SEA, 11), boat=7, face=Face.PINK)
+    after, events = execute(state, Roll(ANN))
+    assert events[-1] == GameEnded(Result.FISH, free=4, caught=0)
+    assert outcome(after) == Outcome(4, 0, Result.FISH, Side.FISH_FRIENDS, (ANN,))
+    assert legal_commands(after) == ()
+
+
+def test_m8_all_fish_caught_ends_the_game_for_the_fishers() -> None:
+    state = built(fish=(CAUGHT, 9, 9, CAUGHT), boat=8, face=Face.GREEN, seats=3)
+    after, events = execute(state, Roll(ANN))
+    assert events[-1] == GameEnded(Result.FISHERS, free=0, caught=4)
+    # seats 0 and 2 back the fish, seat 1 the fishers
+    assert outcome(after) == Outcome(0, 4, Result.FISHERS, Side.FISHER_FANS, (1,))
+
+
+def test_m8_the_boat_reaching_the_sea_ends_the_game() -> None:
+    state = built(fish=(SEA, 11, CAUGHT, SEA), boat=10, face=Face.RED)
+    after, events = execute(state, Roll(ANN))
+    assert events == (
+        DieRolled(ANN, Face.RED),
+        PieceRemoved(11),
+        FishCaught(Fish.ORANGE, 11),
+        GameEnded(Result.DRAW, free=2, caught=2),
+    )
+    assert after.boat == PIECES
+    assert outcome(after) == Outcome(2, 2, Result.DRAW, None, ())
+
+
+def test_m8_the_game_ends_when_no_fish_is_left_in_the_river() -> None:
+    # Three free, one caught: the last fish swims free, so nothing is left to roll for.
+    state = built(fish=(SEA, 11, CAUGHT, SEA), boat=3, face=Face.ORANGE)
+    after, events = execute(state, Roll(ANN))
+    assert events[-1] == GameEnded(Result.FISH, free=3, caught=1)
+    assert after.boat == 3  # the boat is still far from the sea
+
+
+def test_m8_no_outcome_while_fish_swim() -> None:
+    assert outcome(built()) is None
+    assert new_game(["Ann"]).outcome is None
+
+
+def test_m9_a_fishers_face_left_out_of_boat_faces_does_nothing() -> None:
+    options = Options(boat_faces=(Face.RED,))
+    state = built(fish=(6, 6, 6, 6), face=Face.GREEN, options=options)
+    after, events = execute(state, Roll(ANN))
+    assert events == (
+        DieRolled(ANN, Face.GREEN),
+        RollIgnored(ANN, Face.GREEN, False),
+        TurnPassed(1),
+    )
+    assert (after.boat, after.fish) == (0, (6, 6, 6, 6))
+
+
+@pytest.mark.parametrize(
+    ("reading", "again"), [(CaughtFishRoll.NOTHING, False), (CaughtFishRoll.REROLL, True)]
+)
+def test_m9_a_caught_fish_colour_may_be_ignored(reading: CaughtFishRoll, again: bool) -> None:
+    state = built(
+        fish=(CAUGHT, 6, 6, 6), boat=1, face=Face.BLUE, options=Options(caught_fish_roll=reading)
+    )
+    after, events = execute(state, Roll(ANN))
+    ignored = (DieRolled(ANN, Face.BLUE), RollIgnored(ANN, Face.BLUE, again))
+    assert events == (ignored if again else (*ignored, TurnPassed(BOB)))
+    assert after.boat == 1
+    assert legal_commands(after) == ((Roll(ANN),) if again else (Roll(BOB),))
+
+
+@pytest.mark.parametrize(
+    ("reading", "again"), [(FreeFishRoll.NOTHING, False), (FreeFishRoll.REROLL, True)]
+)
+def test_m9_a_free_fish_colour_may_be_ignored(reading: FreeFishRoll, again: bool) -> None:
+    state = built(fish=(SEA, 6, 6, 6), face=Face.BLUE, options=Options(free_fish_roll=reading))
+    after, events = execute(state, Roll(ANN))
+    ignored = (DieRolled(ANN, Face.BLUE), RollIgnored(ANN, Face.BLUE, again))
+    assert events == (ignored if again else (*ignored, TurnPassed(BOB)))
+    assert after.fish == (SEA, 6, 6, 6)
+    assert not after.move_due
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        Options(boat_faces=(Face.BLUE,)),
+        Options(boat_faces=(Face.RED, Face.RED)),
+        Options(boat_faces=["red"]),  # type: ignore[arg-type]  # a list of strings, on purpose
+        Options(caught_fish_roll="boat"),  # type: ignore[arg-type]  # a string, on purpose
+        Options(free_fish_roll="nothing"),  # type: ignore[arg-type]  # a string, on purpose
+    ],
+)
+def test_m9_bad_options_are_refused(options: Options) -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        new_game(["Ann"], options=options)
+    assert caught.value.rule == "M9"
+
+
+def test_m9_no_boat_faces_is_a_valid_reading() -> None:
+    game = new_game(["Ann"], options=Options(boat_faces=()))
+    assert game.state.options.boat_faces == ()
+
+
+@pytest.mark.parametrize(
+    ("setup", "rule", "words"),
+    [
+        (Setup(["Ann"], (Side.FISH_FRIENDS,)), "M2", "players must be a tuple"),  # type: ignore[arg-type]  # a list, on purpose
+        (Setup(("Ann",), ("fish-friends",)), "M2", "tuple of Side values"),  # type: ignore[arg-type]  # a string, on purpose
+        (Setup(("Ann",), (Side.FISH_FRIENDS,), seed="7"), "M3", "seed must be an integer"),  # type: ignore[arg-type]  # a string, on purpose
+    ],
+)
+def test_m2_m3_setups_built_by_hand_are_checked_too(setup: Setup, rule: str, words: str) -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        Game.new(setup)
+    assert caught.value.rule == rule
+    assert words in caught.value.message
