@@ -60,3 +60,10 @@ def bench(session: nox.Session) -> None:
     """Benchmarks side by side with OpenSpiel's pure-Python games (not part of the gate)."""
     session.install("-e", ".", "open-spiel")
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session(default=False)
+def transcripts(session: nox.Session) -> None:
+    """Rewrite the golden playthrough transcripts in tests/golden/ (review the diff)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "tests.golden")
