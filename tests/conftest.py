@@ -1,0 +1,32 @@
+"""Hypothesis profiles for the whole test suite, chosen by the ``HYPOTHESIS_PROFILE`` variable.
+
+``ci`` (the default) keeps the whole gate within a few minutes on two cores: the state machines of
+``tests/hardening`` run modest numbers of examples and steps, and no example has a deadline (a
+slow machine must not fail a correct test). ``soak`` runs many more examples and longer games, for
+as long as it is given (``HYPOTHESIS_PROFILE=soak pytest tests/hardening``). Tests that pin their
+own ``@settings`` keep them under either profile.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=30,
+    stateful_step_count=25,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "soak",
+    max_examples=5_000,
+    stateful_step_count=200,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,1 @@
+"""Hardening: stateful properties, hostile input, hidden information and determinism, per game."""

@@ -1,0 +1,50 @@
+"""Determinism: the same seed and commands give byte-identical logs, and the library never
+touches the global ``random`` state.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.hardening.games import SPECS
+from tests.hardening.spec import SEEDS, GameSpec, play_randomly
+
+PICKS = st.lists(st.integers(0, 2**16), min_size=1, max_size=30)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(seed=SEEDS, picks=PICKS, data=st.data())
+def test_the_same_seed_and_commands_give_the_same_bytes(
+    spec: GameSpec, seed: int, picks: list[int], data: st.DataObject
+) -> None:
+    low, high = spec.players
+    players = data.draw(st.integers(low, high))
+    options = data.draw(spec.options)
+    first = play_randomly(spec.start(seed, players, options), picks, 400)
+    second = play_randomly(spec.start(seed, players, options), picks, 400)
+    assert first.dumps().encode() == second.dumps().encode()
+    assert first.dumps(indent=1) == second.dumps(indent=1)
+    assert spec.game.loads(first.dumps()).dumps() == first.dumps()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(seed=SEEDS, picks=PICKS, noise=st.integers())
+def test_the_global_random_state_is_untouched(
+    spec: GameSpec, seed: int, picks: list[int], noise: int
+) -> None:
+    high = spec.players[1]
+    random.seed(noise)
+    before = random.getstate()
+    fresh = spec.start(seed, high, None)
+    game = play_randomly(fresh, picks, 400)
+    if game.version > fresh.version:
+        game.undo()
+    spec.game.loads(game.dumps())
+    for seat in (None, *range(high)):
+        game.view(seat)
+        game.events_for(seat)
+    assert random.getstate() == before

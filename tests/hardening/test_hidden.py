@@ -1,0 +1,49 @@
+"""Hidden information: what a seat sees depends only on what it may know.
+
+For each game, a twin that differs only in facts hidden from seat ``s`` gives ``s`` the same view
+and the same event stream; and the JSON a front end would send to ``s`` holds none of the hidden
+values (never the seed; for card games, no card of another hand).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.hardening.games import SPECS
+from tests.hardening.spec import BIG_SEEDS, GameSpec, numbers_in, played, seen_by
+
+
+def seats(spec: GameSpec, players: int) -> st.SearchStrategy[int | None]:
+    return st.one_of(st.none(), st.integers(0, players - 1))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_a_twin_differing_in_hidden_facts_looks_the_same(
+    spec: GameSpec, data: st.DataObject
+) -> None:
+    game = data.draw(played(spec, most=200), label="game")
+    seat = data.draw(seats(spec, spec.seats(game)), label="seat")
+    twin = spec.twin(game, seat, data)
+    assert twin.view(seat) == game.view(seat)
+    assert twin.events_for(seat) == game.events_for(seat)
+    assert seen_by(spec, twin, seat) == seen_by(spec, game, seat)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_the_seed_never_reaches_a_seat(spec: GameSpec, data: st.DataObject) -> None:
+    """The generator is hidden from everybody (M3, A30): no view or stream holds the seed."""
+    game = data.draw(played(spec, seeds=BIG_SEEDS, most=200), label="game")
+    seed: int = game.setup.seed
+    for seat in (None, *range(spec.seats(game))):
+        view, events = seen_by(spec, game, seat)
+        text = json.dumps([view, events])
+        assert seed not in numbers_in([view, events])
+        assert str(seed) not in text
+        assert str(seed & (2**64 - 1)) not in text
+        assert spec.leaks(game, seat, view, events) == []

@@ -1,0 +1,214 @@
+"""Hostile JSON fed to each game's ``loads``: only ``DecodeError`` (naming a JSON path) or
+``CorruptLog`` (naming an event index) may come out, and whatever loads is a sound game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from avanti import core
+from tests.hardening.games import SPECS
+from tests.hardening.spec import AnyGame, GameSpec, played, walk
+
+SCALARS: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(10**300), 10**300),
+    st.sampled_from([2**63, -(2**63) - 1, 2**64, 10**4000, -(10**4000)]),
+    st.floats(),
+    st.text(max_size=10),
+)
+JSON: st.SearchStrategy[Any] = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KINDS: dict[str, st.SearchStrategy[Any]] = {
+    "null": st.none(),
+    "boolean": st.booleans(),
+    "integer": st.integers(-(10**30), 10**30),
+    "number": st.floats(),
+    "string": st.text(max_size=10),
+    "array": st.lists(SCALARS, max_size=3),
+    "object": st.dictionaries(st.text(max_size=8), SCALARS, max_size=3),
+}
+"""A strategy for each kind of JSON value."""
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}.get(
+        type(value), "object"
+    )
+
+
+DEEP = st.integers(1, 3000).map(
+    lambda depth: json.loads("[" * min(depth, 900) + "]" * min(depth, 900))
+)
+
+
+def loads_soundly(spec: GameSpec, text: str | bytes, events: int | None = None) -> AnyGame | None:
+    """Load ``text``; check that only the allowed errors escape, each with a useful message."""
+    try:
+        game = spec.game.loads(text)
+    except (core.DecodeError, core.CorruptLog) as error:
+        refused = error
+    else:
+        assert spec.game.replay(game.setup, game.events) == game
+        assert spec.game.loads(game.dumps()) == game
+        return game
+    if isinstance(refused, core.DecodeError):
+        assert refused.errors, "a DecodeError lists at least one problem"
+        for message in refused.errors:
+            assert "@ $" in message, f"no JSON path in {message!r}"
+    else:
+        assert refused.index >= 0
+        assert refused.message
+        if events is not None:
+            assert refused.index <= events, f"index {refused.index} beyond {events} events"
+    return None
+
+
+@st.composite
+def mutated(draw: st.DrawFn, document: dict[str, Any]) -> tuple[str, int]:
+    """A game document with one or more hostile changes, as text, and its number of events."""
+    doc: Any = json.loads(json.dumps(document))
+    for _ in range(draw(st.integers(1, 3))):
+        doc = draw(mutation(doc))
+    events = (
+        len(doc["events"]) if isinstance(doc, dict) and isinstance(doc.get("events"), list) else 0
+    )
+    text = json.dumps(doc)
+    if draw(st.integers(0, 9)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]
+    return text, events
+
+
+def _parent(doc: Any, path: list[Any]) -> Any:
+    for step in path[:-1]:
+        doc = doc[step]
+    return doc
+
+
+def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+@st.composite
+def mutation(draw: st.DrawFn, doc: Any) -> Any:
+    """One hostile change to a JSON tree (which it changes in place and returns)."""
+    kind = draw(
+        st.sampled_from(
+            [
+                "replace",
+                "delete",
+                "extra",
+                "tag",
+                "truncate",
+                "reorder",
+                "duplicate",
+                "seats",
+                "deep",
+            ]
+        )
+    )
+    paths = _paths(doc)
+    events = doc.get("events") if isinstance(doc, dict) else None
+    if kind in ("replace", "deep"):
+        path = list(draw(st.sampled_from(paths)))
+        value = draw(DEEP if kind == "deep" else JSON)
+        if not path:
+            return value
+        _parent(doc, path)[path[-1]] = value
+    elif kind == "delete":
+        dicts = [p for p in paths if p and isinstance(_parent(doc, [*p]), dict)]
+        if dicts:
+            path = list(draw(st.sampled_from(dicts)))
+            del _parent(doc, path)[path[-1]]
+    elif kind == "extra":
+        dicts = [p for p in paths if isinstance(_node(doc, p), dict)]
+        if dicts:
+            node = _node(doc, draw(st.sampled_from(dicts)))
+            node[draw(st.text(max_size=8))] = draw(JSON)
+    elif not isinstance(events, list) or not events:
+        return doc
+    elif kind == "tag":
+        event = draw(st.sampled_from(events))
+        if isinstance(event, dict):
+            event["type"] = draw(st.one_of(st.text(max_size=12), JSON))
+    elif kind == "truncate":
+        del events[draw(st.integers(0, len(events))) :]
+    elif kind == "reorder":
+        i, j = draw(st.integers(0, len(events) - 1)), draw(st.integers(0, len(events) - 1))
+        events[i], events[j] = events[j], events[i]
+    elif kind == "duplicate":
+        i = draw(st.integers(0, len(events) - 1))
+        events.insert(draw(st.integers(0, len(events))), json.loads(json.dumps(events[i])))
+    elif kind == "seats":
+        a, b = draw(st.integers(-1, 6)), draw(st.integers(-1, 6))
+        for _, node in walk(events):
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if "seat" in key and type(value) is int:
+                        node[key] = b if value == a else a if value == b else value
+    return doc
+
+
+def _node(doc: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        doc = doc[step]
+    return doc
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_mutated_documents_fail_cleanly(spec: GameSpec, data: st.DataObject) -> None:
+    game = data.draw(played(spec, most=60), label="game")
+    text, events = data.draw(mutated(json.loads(game.dumps())), label="document")
+    loads_soundly(spec, text, events)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(document=JSON)
+def test_arbitrary_json_is_a_decode_error(spec: GameSpec, document: Any) -> None:
+    with pytest.raises(core.DecodeError) as refused:
+        spec.game.loads(json.dumps(document))
+    assert all("@ $" in message for message in refused.value.errors)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(text=st.one_of(st.text(max_size=40), st.binary(max_size=40)))
+def test_arbitrary_text_is_a_decode_error(spec: GameSpec, text: str | bytes) -> None:
+    with pytest.raises(core.DecodeError):
+        spec.game.loads(text)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_a_document_with_right_shape_and_wrong_values(spec: GameSpec, data: st.DataObject) -> None:
+    """Every field of a real document, in turn replaced by a value of another JSON type."""
+    game = data.draw(played(spec, most=30), label="game")
+    document = json.loads(game.dumps())
+    for path in _paths(document)[1:]:
+        doc = json.loads(json.dumps(document))
+        old = _json_kind(_node(doc, path))
+        kind = data.draw(st.sampled_from([k for k in KINDS if k != old]))
+        value = data.draw(KINDS[kind])
+        _parent(doc, list(path))[path[-1]] = value
+        loads_soundly(spec, json.dumps(doc), len(document["events"]))
