@@ -14,12 +14,12 @@ nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs"]
 PYTHON = "3.11"
 
 
-@nox.session(python=False)
+@nox.session
 def lint(session: nox.Session) -> None:
     """Ruff: lint rules and formatting."""
-    session.run("python", "-m", "pip", "install", "--quiet", "ruff>=0.5", external=True)
-    session.run("python", "-m", "ruff", "check", ".", external=True)
-    session.run("python", "-m", "ruff", "format", "--check", ".", external=True)
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
 
 
 @nox.session
