@@ -11,8 +11,6 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs"]
 
-PYTHON = "3.11"
-
 
 @nox.session
 def lint(session: nox.Session) -> None:
