@@ -20,12 +20,14 @@ from avanti.autorama import (
     GameState,
     IllegalCommand,
     Offer,
+    Options,
     Pass,
     Phase,
     PlayAdvisor,
     TakeBack,
     UseMechanic,
     decide,
+    describe,
     evolve,
     loads,
     new_game,
@@ -124,7 +126,10 @@ def play_randomly(players: int, seed: int, choices: int, *, probe: bool = False)
     refused and leaves the game as it was.
     """
     stream = Stream(choices, 1)
-    games = [new_game(NAMES[:players], seed=seed, first=seed % players)]
+    options = Options(
+        lawyer_single_use=choices % 2 == 1, sales_associate_refunds_winner=choices % 3 == 0
+    )
+    games = [new_game(NAMES[:players], seed=seed, first=seed % players, options=options)]
     while not games[-1].is_over:
         game = games[-1]
         legal = game.legal_commands()
@@ -159,6 +164,9 @@ def test_random_legal_play_ends_with_a_scored_result(players: int, seed: int, ch
     assert result.winners == tuple(s.seat for s in result.scores if (s.total, s.cash) == best)
     assert all(not hand for hand in final.state.vehicles)
     check_invariants(final)
+    for seat in (None, *range(players)):
+        for event in final.events_for(seat):
+            assert describe(event, final.setup)
 
 
 @FAST
