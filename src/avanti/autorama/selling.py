@@ -45,7 +45,7 @@ def _in_step(state: GameState, step: Step, command: Command, what: str, rule: st
 def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
     """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
     _in_step(state, Step.OFFERING, command, "vehicles are offered", "F14")
-    seat, vehicles = command.seat, command.vehicles
+    seat, vehicles = command.seat, tuple(command.vehicles)
     if state.offers[seat] is not None:
         refuse(Reason.ALREADY_OFFERED, "you have already offered this round", "F14", command)
     if len(vehicles) not in (1, 2) or (len(vehicles) == 2 and vehicles[0] >= vehicles[1]):

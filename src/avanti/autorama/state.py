@@ -31,7 +31,7 @@ class Step(enum.Enum):
 
 @frozen
 class GameState:
-    """Everything about a game at one moment.
+    """Everything about a game at one moment, hidden facts included (F1, F2, F8, F14).
 
     Per-seat tuples are indexed by seat. Cards in hands and on the table are kept sorted.
     ``table`` holds the face-up cards of the current round: advisors (phase 1), vehicles

@@ -18,7 +18,7 @@ __all__ = ["View", "redact", "view"]
 
 @frozen
 class View:
-    """One seat's picture of the game (``seat`` is ``None`` for a spectator).
+    """One seat's picture of the game (``seat`` is ``None`` for a spectator), F2, F8, F14.
 
     ``cash``, ``advisors``, ``vehicles`` and ``checks`` are the seat's own (``None`` or empty
     for a spectator). ``offers`` shows a seat's own offer, and everybody's once revealed;
