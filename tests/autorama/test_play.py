@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from avanti.autorama import Game, Phase, loads, new_game, replay
+from avanti.autorama import Bid, Game, Phase, execute, loads, new_game, replay
 from avanti.core import Stream
 
 
@@ -28,3 +28,11 @@ def test_random_game_ends_with_a_scored_result(players: int) -> None:
     assert all(result.scores[w].total == best for w in result.winners)
     assert replay(game.setup, game.events) == game
     assert loads(game.dumps()) == game
+
+
+def test_execute_is_the_functional_form_of_a_command() -> None:
+    game = new_game(["Ann", "Bob", "Cy"], seed=2)
+    state, events = execute(game.state, Bid(0, 4))
+    after = game.execute(Bid(0, 4))
+    assert state == after.state
+    assert events == after.events[len(game.events) :]

@@ -164,6 +164,8 @@ def test_random_legal_play_ends_with_a_scored_result(players: int, seed: int, ch
     assert result.winners == tuple(s.seat for s in result.scores if (s.total, s.cash) == best)
     assert all(not hand for hand in final.state.vehicles)
     check_invariants(final)
+    for event in final.events:
+        assert describe(event, final.setup)
     for seat in (None, *range(players)):
         for event in final.events_for(seat):
             assert describe(event, final.setup)

@@ -86,33 +86,38 @@ def test_f3_the_same_seed_deals_the_same_game() -> None:
     assert new_game(NAMES[:3], seed=9).events != new_game(NAMES[:3], seed=10).events
 
 
-def test_scenario_cards_must_exist_once_and_fit_the_phases() -> None:
-    with pytest.raises(InvalidSetup):  # advisor 8 twice
-        new_game(
-            NAMES[:3],
-            scenario=Scenario(
-                phase=Phase.BUYING,
-                vehicle_deck=(1, 2, 3),
-                check_deck=(0, 2, 3),
-                advisors=((8,), (8,), (9,)),
-            ),
-        )
-    with pytest.raises(InvalidSetup):  # Becky has no advisor to buy with
-        new_game(
-            NAMES[:3],
-            scenario=Scenario(
-                phase=Phase.BUYING,
-                vehicle_deck=(1, 2, 3),
-                check_deck=(0, 2, 3),
-                advisors=((8,), (), (9,)),
-            ),
-        )
-    with pytest.raises(InvalidSetup):  # a third check of 15
-        new_game(
-            NAMES[:3],
-            scenario=Scenario(
-                phase=Phase.SELLING,
-                check_deck=(15, 15, 15),
-                vehicles=((1,), (2,), (3,)),
-            ),
-        )
+BUYING = {
+    "phase": Phase.BUYING,
+    "vehicle_deck": (1, 2, 3),
+    "check_deck": (0, 2, 3),
+    "advisors": ((8,), (9,), (10,)),
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "rule"),
+    [
+        ({"advisors": ((8,), (8,), (9,))}, "F1"),  # advisor 8 twice
+        ({"advisors": ((8,), (), (9,))}, "F9"),  # Becky has nothing to buy with
+        ({"advisors": ((8,), (9,))}, "F1"),  # a hand per seat
+        ({"check_deck": (15, 15, 15)}, "F1"),  # a third check of 15
+        ({"vehicle_deck": (1, 2, 31)}, "F1"),  # no vehicle 31
+        ({"cash": (28, -1, 28)}, "F2"),
+        ({"phase": Phase.OVER}, "F1"),
+        ({"round": 0}, "F4"),
+        ({"vehicle_deck": (1, 2, 3, 4)}, "F4"),  # not whole rounds
+        ({"phase": Phase.SELLING}, "F9"),  # hands still hold advisors, nothing to sell
+    ],
+)
+def test_scenario_cards_must_exist_once_and_fit_the_phases(
+    change: dict[str, object], rule: str
+) -> None:
+    with pytest.raises(InvalidSetup) as info:
+        new_game(NAMES[:3], scenario=Scenario(**{**BUYING, **change}))  # type: ignore[arg-type]  # mixed field types on purpose
+    assert info.value.rule == rule
+
+
+def test_player_names_must_be_given() -> None:
+    with pytest.raises(InvalidSetup) as info:
+        new_game(("Ann", "", "Cy"))
+    assert info.value.rule == "F1"
