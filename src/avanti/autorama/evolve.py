@@ -79,18 +79,38 @@ def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
     )
 
 
-def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
+def _new_round(
+    state: GameState, phase: Phase, round: int, table: tuple[int, ...], **changes: Any
+) -> GameState:
+    """A fresh round of ``phase`` with ``table`` face up: every per-round fact is cleared."""
     n = state.players
     return attrs.evolve(
         state,
-        phase=Phase.HIRING,
-        round=e.round,
+        phase=phase,
+        step=Step.OFFERING,
+        round=round,
+        table=tuple(sorted(table)),
+        bids=(None,) * n,
+        active=(phase is Phase.HIRING,) * n,
+        played=(None,) * n,
+        boosted=(False,) * n,
+        offers=(None,) * n,
+        lawyers=(None,) * n,
+        revealed=False,
+        mechanic=False,
+        **changes,
+    )
+
+
+def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
+    return _new_round(
+        state,
+        Phase.HIRING,
+        e.round,
+        e.advisors,
         start=e.start,
         turn=e.start,
         advisor_deck=state.advisor_deck[len(e.advisors) :],
-        table=tuple(sorted(e.advisors)),
-        bids=(None,) * n,
-        active=(True,) * n,
     )
 
 
@@ -122,19 +142,14 @@ def _consultant(state: GameState, e: ConsultantPaid) -> GameState:
 
 
 def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
-    n = state.players
-    return attrs.evolve(
+    return _new_round(
         state,
-        phase=Phase.BUYING,
-        round=e.round,
+        Phase.BUYING,
+        e.round,
+        e.vehicles,
         start=e.start,
         turn=e.start,
         vehicle_deck=state.vehicle_deck[len(e.vehicles) :],
-        table=tuple(sorted(e.vehicles)),
-        bids=(None,) * n,
-        active=(False,) * n,
-        played=(None,) * n,
-        boosted=(False,) * n,
     )
 
 
@@ -173,23 +188,13 @@ def _bonus(state: GameState, e: BonusReceived) -> GameState:
 
 
 def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
-    n = state.players
-    return attrs.evolve(
+    return _new_round(
         state,
-        phase=Phase.SELLING,
-        step=Step.OFFERING,
-        round=e.round,
+        Phase.SELLING,
+        e.round,
+        e.checks,
         turn=None,
         check_deck=state.check_deck[len(e.checks) :],
-        table=tuple(sorted(e.checks)),
-        bids=(None,) * n,
-        active=(False,) * n,
-        played=(None,) * n,
-        boosted=(False,) * n,
-        offers=(None,) * n,
-        lawyers=(None,) * n,
-        revealed=False,
-        mechanic=False,
     )
 
 

@@ -219,7 +219,10 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     rule = _RULE_OF.get(type(command))
     if rule is None:
         raise IllegalCommand(
-            CoreReason.UNKNOWN_COMMAND, f"{command!r} is not a command of this game", rule="F1"
+            CoreReason.UNKNOWN_COMMAND,
+            f"{command!r} is not a command of this game",
+            rule="F1",
+            command=command,
         )
     seat = command.seat
     if type(seat) is not int or not 0 <= seat < state.players:

@@ -37,14 +37,21 @@ def lawyer_for(state: GameState, seat: int) -> int | None:
     return max(lawyers) if lawyers else None
 
 
-def _in_step(state: GameState, step: Step, command: Command, what: str, rule: str) -> None:
+_WHEN = {
+    Step.OFFERING: "vehicles are offered only while a round of phase 3 takes offers",
+    Step.TAKING_BACK: "vehicles are taken back only after the reveal, by Lawyer users",
+    Step.MECHANIC: "a Mechanic is used only after the reveal, by the lowest vehicle's owner",
+}
+
+
+def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
     if state.phase is not Phase.SELLING or state.step is not step:
-        refuse(CoreReason.WRONG_PHASE, f"{what} only {step.value.replace('-', ' ')}", rule, command)
+        refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule, command)
 
 
 def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
     """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
-    _in_step(state, Step.OFFERING, command, "vehicles are offered", "F14")
+    _in_step(state, Step.OFFERING, command, "F14")
     seat, vehicles = command.seat, tuple(command.vehicles)
     if state.offers[seat] is not None:
         refuse(Reason.ALREADY_OFFERED, "you have already offered this round", "F14", command)
@@ -74,7 +81,7 @@ def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
 
 def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
     """F15: after the reveal, Lawyer users take one vehicle back, the lowest Lawyer first."""
-    _in_step(state, Step.TAKING_BACK, command, "vehicles are taken back", "F15")
+    _in_step(state, Step.TAKING_BACK, command, "F15")
     seat = command.seat
     if seat != state.turn:
         refuse(
@@ -96,7 +103,7 @@ def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
 
 def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> tuple[Event, ...]:
     """F16: the owner of the lowest vehicle may discard a Mechanic for the second-lowest check."""
-    _in_step(state, Step.MECHANIC, command, "a Mechanic is used", "F16")
+    _in_step(state, Step.MECHANIC, command, "F16")
     seat = command.seat
     if seat != state.turn:
         refuse(
