@@ -37,7 +37,7 @@ from avanti.autorama.cards import ADVISORS, BOOST_COST, CHECKS, VEHICLES
 from avanti.core import Stream
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
-FAST = settings(max_examples=60, deadline=None)
+FAST = settings(max_examples=100, deadline=None)
 
 
 def cards_by_deck(state: GameState) -> tuple[Counter[int], Counter[int], Counter[int]]:
@@ -184,7 +184,7 @@ def test_replay_json_undo_and_determinism(players: int, seed: int, choices: int)
     assert play_randomly(players, seed, choices)[-1] == final
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(3, 6), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_legal_commands_are_exactly_the_accepted_ones(
     players: int, seed: int, choices: int

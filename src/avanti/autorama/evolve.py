@@ -52,13 +52,9 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def next_active(active: tuple[bool, ...], seat: int) -> int:
-    """The next seat clockwise after ``seat`` still in the auction (F4)."""
+    """The next seat clockwise after ``seat`` still in the auction (F4); ``seat`` if none is."""
     n = len(active)
-    for step in range(1, n + 1):
-        other = (seat + step) % n
-        if active[other]:
-            return other
-    return seat
+    return next((seat + k) % n for k in range(1, n + 1) if k == n or active[(seat + k) % n])
 
 
 def seat_with_lowest_offer(state: GameState) -> int:
