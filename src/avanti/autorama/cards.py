@@ -79,7 +79,7 @@ _KEPT = frozenset(
 
 
 def kind_of(advisor: int) -> Kind:
-    """The kind of an advisor card: 1-3 Sales Associate, 4-6 Consultant, and so on by threes."""
+    """The kind of an advisor: 1-3 Sales Associate, 4-6 Consultant, ... by threes (F5-F19)."""
     return _KINDS[(advisor - 1) // 3]
 
 
@@ -89,6 +89,6 @@ def boosted_value(advisor: int) -> int:
 
 
 def dollars(amount: int) -> str:
-    """An amount in thousands as dollars: ``dollars(3) == "$3,000"``."""
+    """An amount in thousands as dollars (F2, F19): ``dollars(3) == "$3,000"``."""
     sign = "-" if amount < 0 else ""
     return f"{sign}${abs(amount) * 1000:,}"

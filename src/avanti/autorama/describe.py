@@ -34,7 +34,7 @@ __all__ = ["advisor_name", "describe"]
 
 
 def advisor_name(advisor: int) -> str:
-    """An advisor as people call it: ``advisor_name(15) == "Fleet Manager 15"``."""
+    """An advisor by kind and number (F4-F19): ``advisor_name(15) == "Fleet Manager 15"``."""
     return f"{kind_of(advisor).value} {advisor}"
 
 
@@ -47,7 +47,7 @@ def _checks(checks: tuple[int, ...]) -> str:
 
 
 def describe(event: Event, setup: Setup) -> str:
-    """One line saying what ``event`` was, naming players and showing money in dollars.
+    """One line saying what ``event`` was (F1-F20), naming players, money in dollars.
 
     Works on redacted events too (hidden facts read as "face down").
     """

@@ -294,5 +294,5 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
 
 
 def evolve(state: GameState, event: Event) -> GameState:
-    """The state after ``event``. Trusts the event: it never checks and never draws."""
+    """The state after ``event`` (F1-F20). Trusts the event: it never checks, never draws."""
     return _HANDLERS[type(event)](state, event)

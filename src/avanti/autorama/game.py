@@ -19,7 +19,7 @@ __all__ = ["Game", "dumps", "execute", "loads", "new_game", "replay"]
 
 
 class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
-    """A game of For Sale: Autorama: its setup, its event log and its state.
+    """A game of For Sale: Autorama (F1-F20): its setup, its event log and its state.
 
     Make one with :func:`new_game`, :func:`replay` or :func:`loads`.
     """
@@ -51,7 +51,7 @@ def new_game(
 
 
 def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Game:
-    """Rebuild a game from its setup and log, checking the log against the rules.
+    """Rebuild a game from its setup and log, checking the log against the rules (F1-F20).
 
     :raises CorruptLog: the log does not fit the setup (the index of the first bad event).
     """
@@ -59,12 +59,16 @@ def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Gam
 
 
 def dumps(game: Game, *, indent: int | None = None) -> str:
-    """The game as a JSON document (format ``"avanti.autorama"``, version 1)."""
+    """The game as a JSON document (format ``"avanti.autorama"``, version 1).
+
+    The document holds the setup and the whole log, hidden facts included (F1): it is for
+    storage, not for players.
+    """
     return game.dumps(indent=indent)
 
 
 def loads(text: str | bytes) -> Game:
-    """Read a game written by :func:`dumps`, checking its log against the rules.
+    """Read a game written by :func:`dumps`, checking its log against the rules (F1-F20).
 
     :raises DecodeError: the document is malformed. :raises CorruptLog: the log does not fit.
     """
@@ -72,7 +76,7 @@ def loads(text: str | bytes) -> Game:
 
 
 def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-    """The functional form of a checked command: ``(new_state, events)``.
+    """The functional form of a checked command: ``(new_state, events)`` (F4-F18).
 
     :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged.
     """

@@ -8,7 +8,11 @@ __all__ = ["Reason"]
 
 
 class Reason(enum.StrEnum):
-    """Machine-readable reasons for :class:`~avanti.core.IllegalCommand` in this game."""
+    """Machine-readable reasons for :class:`~avanti.core.IllegalCommand` (F4-F16).
+
+    Each member's docstring names its rule; the reasons every game shares are in
+    :class:`~avanti.core.CoreReason`.
+    """
 
     BID_TOO_LOW = "bid-too-low"
     """F4: a bid must beat the high bid (a first bid may be 0)."""

@@ -210,7 +210,7 @@ _RULE_OF: dict[type, str] = {
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
-    """The events ``command`` causes in ``state``.
+    """The events ``command`` causes in ``state``, by the rules of its phase (F4-F18).
 
     :raises IllegalCommand: the command breaks a rule; ``reason`` and ``rule`` say which.
     """
@@ -243,7 +243,9 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
 
 def legal_commands(state: GameState) -> tuple[Command, ...]:
-    """Every command that :func:`decide` accepts now, for any seat; nothing else is accepted.
+    """Every command :func:`decide` accepts now, for any seat (F4, F9, F10, F14-F16).
+
+    Nothing else is accepted.
 
     In an auction every amount from the lowest legal bid up to the bidder's cash is listed
     (at most a few dozen).
@@ -282,7 +284,7 @@ def cause(event: Event) -> Command | None:
 
 
 class AutoramaRules:
-    """For Sale: Autorama as a :class:`avanti.core.Ruleset`."""
+    """For Sale: Autorama (F1-F20) as a :class:`avanti.core.Ruleset`."""
 
     codec = CODEC
 

@@ -35,7 +35,7 @@ MAX_PLAYERS = 6
 
 
 class Phase(enum.Enum):
-    """The three phases of the game, and its end."""
+    """The three phases of the game (F4, F9, F14), and its end (F18)."""
 
     HIRING = "hiring"
     """Phase 1: advisors are auctioned (F4-F8)."""

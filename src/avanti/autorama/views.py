@@ -58,7 +58,7 @@ class View:
 
 
 def view(state: GameState, seat: int | None) -> View:
-    """What ``seat`` may see now (``None``: a spectator, who sees only public facts)."""
+    """What ``seat`` may see now (F2, F8, F14); ``None`` is a spectator: public facts only."""
     offers = tuple(
         offer if state.revealed or s == seat else None for s, offer in enumerate(state.offers)
     )
