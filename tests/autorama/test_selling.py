@@ -14,6 +14,7 @@ from avanti.autorama import (
     OffersRevealed,
     Options,
     Phase,
+    PlayAdvisor,
     Reason,
     Step,
     TakeBack,
@@ -176,3 +177,30 @@ def test_f18_the_game_ends_when_every_vehicle_is_sold() -> None:
     assert game.state.checks == ((2, 13), (3, 7), (0, 4))
     refused(game, Offer(ISAAC, (1,)), CoreReason.GAME_OVER, "F18")
     refused(game, Bid(ISAAC, 1), CoreReason.GAME_OVER, "F18")
+
+
+def test_f15_a_player_with_two_lawyers_uses_the_highest() -> None:
+    game = sale(
+        (15, 10, 4, 2, 3, 5),
+        ((20, 25), (6, 7), (1, 30)),
+        kept=((19, 21), (), (20,)),
+    )
+    game = play(game, Offer(ISAAC, (20, 25)), Offer(CHLOE, (1, 30)), Offer(BECKY, (6,)))
+    assert game.state.lawyers == (21, None, 20)
+    assert game.state.turn == CHLOE  # her Lawyer 20 is below Isaac's 21
+
+
+def test_f12_a_mechanic_played_in_phase_two_works_in_phase_three() -> None:
+    game = build(
+        phase=Phase.BUYING,
+        vehicle_deck=(3, 9, 27),
+        check_deck=(15, 10, 4),
+        advisors=((20,), (12,), (8,)),
+    )
+    game = play(game, PlayAdvisor(ISAAC, 20), PlayAdvisor(BECKY, 12), PlayAdvisor(CHLOE, 8))
+    assert game.state.kept[CHLOE] == (8,)
+    game = play(game, Offer(ISAAC, (27,)), Offer(BECKY, (9,)), Offer(CHLOE, (3,)))
+    assert game.legal_commands() == (UseMechanic(CHLOE), DeclineMechanic(CHLOE))
+    game = play(game, UseMechanic(CHLOE))
+    assert game.state.checks == ((15,), (4,), (10,))
+    assert game.is_over
