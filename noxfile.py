@@ -65,3 +65,10 @@ def transcripts(session: nox.Session) -> None:
     """Rewrite the golden playthrough transcripts in tests/golden/ (review the diff)."""
     session.install("-e", ".")
     session.run("python", "-m", "tests.golden")
+
+
+@nox.session(default=False)
+def soak(session: nox.Session) -> None:
+    """Long runs: the exact mare odds against 100,000 simulated games per policy."""
+    session.install("-e", ".[test]")
+    session.run("python", "benchmarks/mare_monte_carlo.py", *session.posargs)
