@@ -5,10 +5,8 @@ use :data:`DEFAULT_BOARD`. Every board is checked when it is built and a malform
 :class:`~avanti.core.errors.InvalidBoard` naming the bad field, the value found there and the rule.
 Whether a board is big enough for a given number of players is checked by the game's setup.
 
-The file format
----------------
-A board file is TOML (``.toml``) or JSON (``.json``); the suffix decides. It has exactly three
-keys:
+**The file format.** A board file is TOML (``.toml``) or JSON (``.json``); the suffix decides.
+It has exactly three keys:
 
 ``track``
     The road, in driving order, from space 0. Each space is a table with exactly one key:
@@ -87,7 +85,9 @@ class Space:
     """
 
     kind: SpaceKind
+    """Toll space or parking lot (A4)."""
     amount: int
+    """The toll (A15) or the ATM amount (A21), in monetas."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.kind, SpaceKind):
@@ -131,8 +131,11 @@ class Board:
     """
 
     track: tuple[Space, ...]
+    """The road's spaces in driving order, from space 0 (A4)."""
     island: tuple[int | None, ...]
+    """The price on each island space from the start space 0; ``None`` where unpriced (A5)."""
     island_depth: int
+    """How many of the last island spaces form the dream island (A5, A20)."""
 
     def __attrs_post_init__(self) -> None:
         _check_track(self.track)

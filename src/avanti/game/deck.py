@@ -5,13 +5,11 @@ use :data:`DEFAULT_DECK`. Every deck is checked when it is built and a malformed
 :class:`~avanti.core.errors.InvalidBoard` naming the bad field, the value found there and the rule.
 Whether a deck is big enough to deal to a given number of players is checked by the game's setup.
 
-The file format
----------------
-A deck file is TOML (``.toml``) or JSON (``.json``); the suffix decides. It has one key,
-``cards``, a list of tables, each with exactly two keys:
+**The file format.** A deck file is TOML (``.toml``) or JSON (``.json``); the suffix decides.
+It has one key, ``cards``, a list of tables, each with exactly two keys:
 
 ``id``
-    The card's number, so a command can name it. The ids run 0, 1, 2, ... in the order of the list.
+    The card's number, so a command can name it; the ids run 0, 1, 2, ... in list order.
 ``numbers``
     The three numbers printed on the card, each from 1 to 7 (A3).
 
@@ -75,7 +73,9 @@ class PowerCard:
     """
 
     id: int
+    """The card's id, its position in the deck, by which commands name it (A8)."""
     numbers: tuple[int, int, int]
+    """The three printed numbers, each from 1 to 7 (A3)."""
 
     def __attrs_post_init__(self) -> None:
         if not _is_int(self.id) or self.id < 0:
@@ -103,6 +103,7 @@ class Deck:
     """
 
     cards: tuple[PowerCard, ...]
+    """Every card of the deck, card ``i`` at index ``i`` (A3)."""
 
     def __attrs_post_init__(self) -> None:
         cards: object = self.cards
