@@ -40,7 +40,11 @@ _TYPE_NAMES = {int: "an integer", str: "a string", bool: "a boolean"}
 
 
 def _exact(kind: type[T]) -> Callable[[object, type], T]:
-    def hook(value: object, _: type) -> T:
+    def hook(value: object, type_: type) -> T:
+        # A str or int enum (StrEnum, IntEnum) reaches this hook as a subclass of its base type.
+        if type_ is not kind and issubclass(type_, enum.Enum):
+            member: T = _structure_enum(value, type_)  # type: ignore[assignment]  # a kind member
+            return member
         if type(value) is not kind:
             raise TypeError(f"expected {_TYPE_NAMES[kind]}, got {json.dumps(value)[:40]}")
         return value
