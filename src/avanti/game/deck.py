@@ -66,7 +66,7 @@ def is_yellow(number: int) -> bool:
 class PowerCard:
     """A Power card (A3): an id to name it by, and the three numbers printed on it.
 
-    A card is played with one of its numbers (A8); the car then drives that many spaces (A11).
+    Laying a card means choosing one of its numbers (A8); the car then drives that far (A11).
 
     :raises InvalidBoard: naming ``id`` or ``numbers[i]`` if the id is not a whole number, zero or
         more, or the card does not print exactly three numbers from 1 to 7.
