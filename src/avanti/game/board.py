@@ -38,7 +38,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from attrs import frozen
 
@@ -68,7 +68,7 @@ class SpaceKind(enum.StrEnum):
         return f"{type(self).__name__}.{self.name}"
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """Whether ``value`` is an ``int`` proper (``True`` and ``1.0`` are not)."""
     return type(value) is int
 
@@ -176,7 +176,6 @@ def _check_island(island: object, depth: object) -> None:
         raise InvalidBoard("island", island, "A5: the island path is a tuple of prices")
     if not _is_int(depth):
         raise InvalidBoard("island_depth", depth, "A5: the dream island depth is a whole number")
-    assert isinstance(depth, int)  # checked just above; tells the type checker
     if depth < 1:
         raise InvalidBoard("island_depth", depth, "A5: the dream island has at least one space")
     if len(island) - 1 < depth:
@@ -278,7 +277,6 @@ def _price_from_data(value: object, path: str) -> int | None:
         return None
     if not _is_int(value):
         raise InvalidBoard(path, value, "A5: a price is a whole number of monetas (0 for none)")
-    assert isinstance(value, int)  # checked just above; tells the type checker
     if value < 0:
         raise InvalidBoard(path, value, "A22: a price cannot be negative; use 0 for no price")
     return value
