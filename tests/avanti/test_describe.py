@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import avanti
 from avanti import (
     AtmWithdrawn,
@@ -47,6 +49,14 @@ def test_money_lines() -> None:
     )
 
 
+def test_island_lines() -> None:
+    assert describe(avanti.FigureRetreated(3, 1, 0), SETUP) == (
+        "Steve steps back on the island from space 1 to 0."
+    )
+    assert describe(avanti.CardDrawn(3, None), SETUP) == "Steve draws a card."
+    assert describe(avanti.CardDrawn(3, 7), SETUP) == "Steve draws card 7."
+
+
 def test_other_lines() -> None:
     assert describe(EventMarkerPlaced(None, 7), SETUP).startswith("The event marker goes")
     assert describe(PlayerQuit(4, QuitReason.OUT_OF_CARDS), SETUP) == (
@@ -54,12 +64,17 @@ def test_other_lines() -> None:
     )
 
 
-def test_every_event_of_a_whole_game_and_its_redacted_stream_has_a_line() -> None:
-    game = avanti.new_game(NAMES[:3], 21)
-    rnd = random.Random(21)
+@pytest.mark.parametrize(("players", "seed"), [(3, 21), (4, 5), (5, 8)])
+def test_every_event_of_a_whole_game_and_its_redacted_streams_have_a_line(
+    players: int, seed: int
+) -> None:
+    game = avanti.new_game(NAMES[:players], seed)
+    rnd = random.Random(seed)
     while not game.is_over:
         game = game.execute(rnd.choice(game.legal_commands()))
     lines = [describe(event, game.setup) for event in game.events]
-    lines += [describe(event, game.setup) for event in game.events_for(1)]
-    assert all(line and line.endswith(".") and "None" not in line for line in lines)
-    assert lines[game.version - 1].startswith("The game ends:")
+    assert lines[-1].startswith("The game ends:")
+    for seat in (None, 1):
+        lines += [describe(event, game.setup) for event in game.events_for(seat)]
+    assert all(line.endswith(".") for line in lines)
+    assert not [line for line in lines if "None" in line]

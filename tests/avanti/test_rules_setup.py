@@ -131,6 +131,12 @@ def test_a7_setup_may_name_the_start_space_and_skip_the_command() -> None:
         avanti.new_game(NAMES[:3], starting_seat=3)
 
 
+def test_a29_the_seed_is_a_whole_number() -> None:
+    with pytest.raises(InvalidSetup) as error:
+        avanti.new_game(NAMES[:3], "7")  # type: ignore[arg-type]  # a str on purpose
+    assert error.value.rule == "A29"
+
+
 def test_a29_same_seed_same_log_other_seed_other_deal() -> None:
     one = avanti.new_game(NAMES[:5], 42, start_space=0)
     two = avanti.new_game(NAMES[:5], 42, start_space=0)

@@ -32,7 +32,7 @@ from avanti.game.events import (
 from avanti.game.evolve import Log
 from avanti.game.positions import drive_hops, turn_order
 from avanti.game.reasons import Reason
-from avanti.game.runend import HAND_SIZE, end_game, next_run, reached_dream_island
+from avanti.game.runend import end_game, next_run, reached_dream_island
 from avanti.game.state import GameState, Phase
 
 __all__ = ["decide", "investment_cost"]
@@ -130,13 +130,13 @@ def _drive(log: Log, command: Drive) -> None:
 
 
 def _draw(log: Log, seat: int) -> None:
-    """Draw one card; an empty draw pile is first refilled from the discard pile (A13, A29)."""
+    """Draw one card; an empty draw pile is first refilled from the discard pile (A13, A29).
+
+    The card just driven with is already on the discard pile, so the two piles are never both
+    empty here; and a hand of at most two after laying a card never grows past three.
+    """
     state = log.state
-    if len(state.hands[seat]) >= HAND_SIZE:
-        return
     if not state.draw:
-        if not state.discard:
-            return
         order = state.rng.stream().shuffled(state.discard)
         log.add(DeckShuffled(Pile.DISCARD, len(order), order))
     log.add(CardDrawn(seat, log.state.draw[0]))

@@ -34,8 +34,6 @@ def turn_order(state: GameState) -> tuple[int, ...]:
     """
     players = state.table.players
     active = [seat for seat in range(players) if state.laid[seat] is not None]
-    if not active:
-        return ()
     if state.round == 1:
         first = next(s for s in clockwise(state.starting_seat, players) if s in active)
     else:
