@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from attrs import astuple
+from attrs import fields
 
 from avanti.core import IllegalCommand
 from avanti.game.collection import after_round
@@ -48,11 +48,12 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     :raises IllegalCommand: the command breaks a rule; ``reason`` (a :class:`Reason`) and
         ``rule`` say which. Nothing changes.
     """
-    handler = _HANDLERS.get(type(command))
+    kind = type(command)
+    handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse(Reason.UNKNOWN_COMMAND, "A31", f"{command!r} is not an Avanti command", command)
-    for value in astuple(command, recurse=False):
-        if type(value) is not int:
+    for name in _FIELD_NAMES[kind]:
+        if type(getattr(command, name)) is not int:
             message = f"{command!r}: every field of a command is a whole number"
             _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
     if state.phase is Phase.OVER:
@@ -213,4 +214,8 @@ _HANDLERS: dict[type, Callable[[Log, Any], None]] = {
     Drive: _drive,
     Quit: _quit,
     Invest: _invest,
+}
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    kind: tuple(a.name for a in fields(kind)) for kind in _HANDLERS
 }
