@@ -69,7 +69,7 @@ def play(players: int, seed: int) -> avanti.Game:
     return game
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from((3, 4, 5)), st.integers(0, 2**32))
 def test_random_games_end_and_keep_every_invariant(players: int, seed: int) -> None:
     game = play(players, seed)
@@ -93,7 +93,7 @@ def test_random_games_end_and_keep_every_invariant(players: int, seed: int) -> N
     assert state == game.state
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.sampled_from((3, 4, 5)), st.integers(0, 2**32))
 def test_replay_json_undo_and_determinism(players: int, seed: int) -> None:
     game = play(players, seed)
