@@ -24,6 +24,7 @@ from avanti import (
     QuitReason,
     Reason,
     RoundStarted,
+    TollPaid,
 )
 from avanti.game.positions import standings
 from tests.avanti.support import drive_round, lay, new_events, of_type, scenario_game
@@ -265,3 +266,23 @@ def test_a31_a_command_names_its_seat_and_the_seat_must_be_the_one_to_move() -> 
     with pytest.raises(IllegalCommand) as error:
         game.execute(Drive(7))
     assert (error.value.reason, error.value.rule) == (Reason.NO_SUCH_SEAT, "A1")
+
+
+def test_a14_a_quitter_still_pays_and_may_lead_and_collect() -> None:
+    """Marker 0. Seat 0 quit in front at 20; seat 3 quit at 5 (toll 500). Seat 1 drives 2 from 4
+    to 6 (toll 1,000); seat 2 stands on 11 (toll 400). The quitter in front collects all three."""
+    game = scenario_game(
+        4,
+        marker=0,
+        distances=(20, 4, 11, 5),
+        hands=((0,), (1,), (2,), (3,)),
+        quit=(True, False, False, True),
+        laid=(None, (9, 2), None, None),
+        phase=Phase.DRIVING,
+        round=3,
+    )
+    before = game
+    game = game.execute(Drive(1))
+    paid = [(t.payer, t.payee, t.amount) for t in of_type(new_events(before, game), TollPaid)]
+    assert paid == [(1, 0, 1000), (2, 0, 400), (3, 0, 500)]
+    assert game.state.cash == (6900, 4000, 4600, 4500)
