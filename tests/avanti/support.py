@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import avanti
@@ -39,6 +40,25 @@ def scenario_game(
     return avanti.new_game(
         NAMES[:players], seed, starting_seat=starting_seat, scenario=Scenario(**fields)
     )
+
+
+MAX_COMMANDS = 3000
+"""A bound no random game comes near (they take about 70 commands on average)."""
+
+
+def play_randomly(players: int, seed: int, commands: int = MAX_COMMANDS) -> Game:
+    """A game of ``players`` after up to ``commands`` uniform choices from the legal commands.
+
+    Both the deal and the choices follow ``seed``. With the default bound the game must end.
+    """
+    game = avanti.new_game(NAMES[:players], seed)
+    rnd = random.Random(seed)
+    for _ in range(commands):
+        if game.is_over:
+            return game
+        game = game.execute(rnd.choice(game.legal_commands()))
+    assert commands < MAX_COMMANDS or game.is_over, "a random game did not end"
+    return game
 
 
 def lay(game: Game, *plays: tuple[int, int]) -> Game:

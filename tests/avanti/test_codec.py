@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import json
-import random
 
 import attrs
 import pytest
 
 import avanti
 from avanti import CODEC, DEFAULT_BOARD, CorruptLog, DecodeError, Space
-from tests.avanti.support import NAMES, scenario_game
+from tests.avanti.support import play_randomly, scenario_game
 
 
 def played(seed: int = 5, commands: int = 40) -> avanti.Game:
-    game = avanti.new_game(NAMES[:4], seed)
-    rnd = random.Random(seed)
-    for _ in range(commands):
-        if game.is_over:
-            break
-        game = game.execute(rnd.choice(game.legal_commands()))
-    return game
+    return play_randomly(4, seed, commands)
 
 
 def test_a_game_round_trips_through_json() -> None:

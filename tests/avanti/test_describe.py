@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import avanti
@@ -20,7 +18,7 @@ from avanti import (
     TollPaid,
     describe,
 )
-from tests.avanti.support import NAMES
+from tests.avanti.support import NAMES, play_randomly
 
 SETUP = Setup(NAMES)
 
@@ -68,10 +66,7 @@ def test_other_lines() -> None:
 def test_every_event_of_a_whole_game_and_its_redacted_streams_have_a_line(
     players: int, seed: int
 ) -> None:
-    game = avanti.new_game(NAMES[:players], seed)
-    rnd = random.Random(seed)
-    while not game.is_over:
-        game = game.execute(rnd.choice(game.legal_commands()))
+    game = play_randomly(players, seed)
     lines = [describe(event, game.setup) for event in game.events]
     assert lines[-1].startswith("The game ends:")
     for seat in (None, 1):

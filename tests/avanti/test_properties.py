@@ -23,10 +23,7 @@ from avanti import (
     Invested,
     TollPaid,
 )
-from tests.avanti.support import NAMES
-
-MAX_COMMANDS = 3000
-"""A bound no random game comes near (they take about 70 commands on average)."""
+from tests.avanti.support import play_randomly as play
 
 
 def bank_flow(event: Event) -> int:
@@ -56,17 +53,6 @@ def check_invariants(state: GameState, start_cash: int, bank: int) -> None:
     assert all(0 <= space <= state.table.island_length for space in state.island)
     assert sum(state.cash) == start_cash + bank
     assert all(len(hand) <= 3 for hand in state.hands)
-
-
-def play(players: int, seed: int) -> avanti.Game:
-    game = avanti.new_game(NAMES[:players], seed)
-    rnd = random.Random(seed)
-    commands = 0
-    while not game.is_over:
-        game = game.execute(rnd.choice(game.legal_commands()))
-        commands += 1
-        assert commands < MAX_COMMANDS
-    return game
 
 
 @settings(max_examples=40, deadline=None)

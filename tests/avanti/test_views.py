@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import avanti
 from avanti import CardDrawn, CardPlayed, CardsDealt, DeckShuffled, GameState, PlayCard
 from avanti.core import Rng
-from tests.avanti.support import NAMES
+from tests.avanti.support import NAMES, play_randomly
 
 
 def dealt() -> avanti.Game:
@@ -64,16 +64,6 @@ def test_a30_dealt_and_drawn_cards_show_to_their_owner_and_shuffles_to_nobody() 
     assert avanti.redact(CardDrawn(2, 5), 0) == CardDrawn(2, None)
 
 
-def random_progress(seed: int, steps: int) -> avanti.Game:
-    game = avanti.new_game(NAMES[: 3 + seed % 3], seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game = game.execute(rnd.choice(game.legal_commands()))
-    return game
-
-
 def hide_differently(state: GameState, seat: int, shuffle_seed: int) -> GameState:
     """The same public facts with other hands, other laid cards, draw order and generator."""
     rnd = random.Random(shuffle_seed)
@@ -102,7 +92,7 @@ def hide_differently(state: GameState, seat: int, shuffle_seed: int) -> GameStat
 def test_a30_views_do_not_depend_on_hidden_facts(
     seed: int, steps: int, seat: int, other_seed: int
 ) -> None:
-    state = random_progress(seed, steps).state
+    state = play_randomly(3 + seed % 3, seed, steps).state
     seat %= state.players
     other = hide_differently(state, seat, other_seed)
     assert avanti.view(other, seat) == avanti.view(state, seat)
