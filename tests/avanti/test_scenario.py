@@ -90,6 +90,28 @@ def test_a_bad_scenario_names_what_is_wrong(changes: dict[str, Any], words: str,
     assert error.rule == rule
 
 
+def test_lists_make_the_same_scenario_as_tuples() -> None:
+    listed = Scenario(
+        marker=0,
+        distances=[5, 9, 2],
+        hands=[[0, 9], [1, 10], [2, 11]],
+        laid=[None, [3, 1], None],
+        quit=[False, False, False],
+        round=2,
+    )
+    tupled = Scenario(**BASE, laid=(None, (3, 1), None), quit=(False, False, False))
+    assert listed == tupled
+    game = avanti.new_game(NAMES[:3], scenario=listed)
+    assert avanti.loads(avanti.dumps(game)) == game
+
+
+def test_setup_parts_must_have_their_types() -> None:
+    with pytest.raises(InvalidSetup, match="board must be a Board"):
+        avanti.new_game(NAMES[:3], board="big")  # type: ignore[arg-type]  # wrong on purpose
+    with pytest.raises(InvalidSetup, match="scenario must be a Scenario"):
+        avanti.new_game(NAMES[:3], scenario={"marker": 0})  # type: ignore[arg-type]  # on purpose
+
+
 def test_a_scenario_and_a_start_space_do_not_mix() -> None:
     with pytest.raises(InvalidSetup) as error:
         avanti.new_game(NAMES[:3], start_space=3, scenario=Scenario(**BASE))

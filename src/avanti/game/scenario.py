@@ -7,8 +7,9 @@ saves and loads like any other. Tests and examples use it to set up the rulebook
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from attrs import frozen
+from attrs import field, frozen
 
 from avanti.core import InvalidSetup, Rng
 from avanti.game.positions import clockwise, turn_order
@@ -19,6 +20,35 @@ __all__ = ["Scenario", "scenario_state"]
 
 STARTING_CASH = 5000
 """Each player's cash at the start of the game (A2)."""
+
+
+# Converters, so that lists given in Python make the same (hashable, comparable) scenario as
+# the tuples read back from JSON.
+def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _maybe_ints(values: Iterable[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)
+
+
+def _maybe_flags(values: Iterable[bool] | None) -> tuple[bool, ...] | None:
+    return None if values is None else tuple(values)
+
+
+def _hands(hands: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(hand) for hand in hands)
+
+
+def _laid(laid: Iterable[Iterable[int] | None] | None) -> tuple[Laid | None, ...] | None:
+    if laid is None:
+        return None
+    return tuple(None if entry is None else _pair(tuple(entry)) for entry in laid)
+
+
+def _pair(entry: tuple[int, ...]) -> Laid:
+    card, number = entry
+    return (card, number)
 
 
 @frozen
@@ -43,20 +73,20 @@ class Scenario:
     """
 
     marker: int
-    distances: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    cash: tuple[int, ...] | None = None
-    island: tuple[int, ...] | None = None
-    draw: tuple[int, ...] | None = None
-    discard: tuple[int, ...] = ()
-    laid: tuple[Laid | None, ...] | None = None
-    quit: tuple[bool, ...] | None = None
+    distances: tuple[int, ...] = field(converter=_ints)
+    hands: tuple[tuple[int, ...], ...] = field(converter=_hands)
+    cash: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
+    island: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
+    draw: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
+    discard: tuple[int, ...] = field(default=(), converter=_ints)
+    laid: tuple[Laid | None, ...] | None = field(default=None, converter=_laid)
+    quit: tuple[bool, ...] | None = field(default=None, converter=_maybe_flags)
     phase: Phase = Phase.PLANNING
-    to_act: tuple[int, ...] | None = None
-    invested: tuple[bool, ...] | None = None
+    to_act: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
+    invested: tuple[bool, ...] | None = field(default=None, converter=_maybe_flags)
     run: int = 1
     round: int = 1
-    ranking: tuple[int, ...] | None = None
+    ranking: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
 
 
 def _fail(message: str, rule: str) -> InvalidSetup:

@@ -60,6 +60,15 @@ def _check(setup: Setup) -> None:
         raise InvalidSetup(f"the seed must be a whole number, not {setup.seed!r}", "A29")
     if type(setup.starting_seat) is not int or not 0 <= setup.starting_seat < n:
         raise InvalidSetup(f"the starting seat must be 0..{n - 1}", "A7")
+    for name, value, kind in (
+        ("board", setup.board, Board),
+        ("deck", setup.deck, Deck),
+        ("options", setup.options, RuleOptions),
+    ):
+        if not isinstance(value, kind):
+            raise InvalidSetup(f"{name} must be a {kind.__name__}, not {value!r}", "A4")
+    if setup.scenario is not None and not isinstance(setup.scenario, Scenario):
+        raise InvalidSetup(f"scenario must be a Scenario, not {setup.scenario!r}", "A7")
     length = setup.board.track_length
     space = setup.start_space
     if space is not None and (type(space) is not int or not 0 <= space < length):
