@@ -32,6 +32,7 @@ def check_exact(game: avanti.Game) -> None:
         game.execute(command)
     accepted = {command for command in candidates(game) if game.is_legal(command)}
     assert accepted == set(legal)
+    assert game.view(None).waiting == tuple(sorted({command.seat for command in legal}))
 
 
 @settings(max_examples=12, deadline=None)

@@ -12,7 +12,7 @@ from attrs import frozen
 from avanti.game.events import CardDrawn, CardPlayed, CardsDealt, DeckShuffled, Event
 from avanti.game.state import GameState, Laid, Phase
 
-__all__ = ["View", "redact", "view"]
+__all__ = ["View", "redact", "view", "waiting"]
 
 
 @frozen
@@ -22,8 +22,10 @@ class View:
     Public to all: phase, run and round, the event marker (``None`` while it waits to be placed),
     every car's distance and road space, cash, island positions, who quit, hand sizes, who has
     laid a card, the size of the draw pile, the discard pile (top last), the driving order and
-    whose turn it is, who has invested, the last run's ranking and the winner. Private to
-    ``seat``: its own ``hand`` and its own ``laid`` card (both ``None`` for a spectator).
+    whose turn it is, who has invested, the last run's ranking, the winner, and ``waiting``: the
+    seats the game waits for now (the marker's placer, those yet to lay a card, the driver, or
+    those yet to invest). Private to ``seat``: its own ``hand`` and its own ``laid`` card (both
+    ``None`` for a spectator or a seat not at the table).
     """
 
     seat: int | None
@@ -46,6 +48,7 @@ class View:
     invested: tuple[bool, ...]
     ranking: tuple[int, ...]
     winner: int | None
+    waiting: tuple[int, ...]
     hand: tuple[int, ...] | None
     laid: Laid | None
 
@@ -75,9 +78,25 @@ def view(state: GameState, seat: int | None) -> View:
         state.invested,
         state.ranking,
         state.winner,
+        waiting(state),
         state.hands[seat] if own and seat is not None else None,
         state.laid[seat] if own and seat is not None else None,
     )
+
+
+def waiting(state: GameState) -> tuple[int, ...]:
+    """The seats whose command the game waits for (A7, A8, A9, A22); none once it is over."""
+    phase = state.phase
+    players = range(state.table.players)
+    if phase is Phase.PLANNING:
+        return tuple(s for s in players if not state.quit[s] and state.laid[s] is None)
+    if phase is Phase.DRIVING:
+        return (state.order[state.turn],)
+    if phase is Phase.INVESTING:
+        return tuple(s for s in players if not state.invested[s])
+    if phase is Phase.MARKER:
+        return (state.starting_seat,)
+    return ()
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
