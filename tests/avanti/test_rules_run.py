@@ -8,6 +8,8 @@ import pytest
 
 import avanti
 from avanti import (
+    DEFAULT_BOARD,
+    Board,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -16,6 +18,7 @@ from avanti import (
     Drive,
     DrivingBegan,
     IllegalCommand,
+    InvalidSetup,
     Phase,
     Pile,
     PlayCard,
@@ -24,6 +27,7 @@ from avanti import (
     QuitReason,
     Reason,
     RoundStarted,
+    Space,
     TollPaid,
 )
 from avanti.game.positions import standings
@@ -286,3 +290,17 @@ def test_a14_a_quitter_still_pays_and_may_lead_and_collect() -> None:
     paid = [(t.payer, t.payee, t.amount) for t in of_type(new_events(before, game), TollPaid)]
     assert paid == [(1, 0, 1000), (2, 0, 400), (3, 0, 500)]
     assert game.state.cash == (6900, 4000, 4600, 4500)
+
+
+def test_a11_a_road_where_leapfrogging_could_never_end_is_refused() -> None:
+    """On an 8-space road a move of 4 reaches only 2 spaces (0 and 4 from any start)."""
+    small = Board(tuple(Space.toll(100) for _ in range(8)), DEFAULT_BOARD.island, 3)
+    with pytest.raises(InvalidSetup) as error:
+        avanti.new_game(["Ann", "Bob", "Cy"], board=small)
+    assert error.value.rule == "A11"
+    assert "a move of 4 reaches only 2 spaces" in str(error.value)
+    # 9 spaces: every move 1-7 reaches 9 or 3 spaces (for 3 and 6), enough for three cars.
+    nine = Board(tuple(Space.toll(100) for _ in range(9)), DEFAULT_BOARD.island, 3)
+    assert avanti.new_game(["Ann", "Bob", "Cy"], board=nine).state.players == 3
+    with pytest.raises(InvalidSetup):
+        avanti.new_game(["Ann", "Bob", "Cy", "Dee"], board=nine)

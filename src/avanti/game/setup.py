@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from attrs import field, frozen
@@ -78,6 +79,25 @@ def _check(setup: Setup) -> None:
     if len(setup.deck.cards) < HAND_SIZE * n:
         message = f"{n} players need at least {HAND_SIZE * n} cards to deal {HAND_SIZE} each"
         raise InvalidSetup(message, "A6")
+    _check_leapfrog_ends(setup.board, setup.deck, n)
+
+
+def _check_leapfrog_ends(board: Board, deck: Deck, players: int) -> None:
+    """Every move must end (A11): hops of ``k`` visit ``L / gcd(k, L)`` road spaces in a cycle.
+
+    A driving car hops on while its landing space is taken. If such a cycle had fewer spaces
+    than there are cars, the other cars could fill every one of them and the car would hop for
+    ever; so each number on a card must reach at least as many spaces as there are players.
+    """
+    length = board.track_length
+    for number in sorted({k for card in deck.cards for k in card.numbers}):
+        reach = length // math.gcd(number, length)
+        if reach < players:
+            raise InvalidSetup(
+                f"on a road of {length} spaces a move of {number} reaches only {reach} spaces, "
+                f"fewer than the {players} cars: leapfrogging could never end",
+                "A11",
+            )
 
 
 def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
