@@ -47,8 +47,20 @@ class GameInfo:
 
 
 GAMES: dict[str, GameInfo] = {
+    "avanti": GameInfo(
+        "avanti", "Avanti", "avanti", "avanti", 3, 5, ("Jack", "Isabella", "Tina", "Steve")
+    ),
     "mare": GameInfo(
         "mare", "Avanti mare!", "avanti.mare", "avanti.mare", 1, 6, ("Ann", "Bob", "Cy")
+    ),
+    "autorama": GameInfo(
+        "autorama",
+        "For Sale: Autorama",
+        "avanti.autorama",
+        "avanti.autorama",
+        3,
+        6,
+        ("Isaac", "Becky", "Chloe", "Dave"),
     ),
 }
 """Every game by its short name."""
