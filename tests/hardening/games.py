@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.hardening.games_avanti import AVANTI
 from tests.hardening.games_mare import MARE
 from tests.hardening.games_toy import TOY
 from tests.hardening.spec import GameSpec
 
-SPECS: tuple[GameSpec, ...] = (TOY, MARE)
+SPECS: tuple[GameSpec, ...] = (TOY, MARE, AVANTI)
 """The games under test, by spec."""

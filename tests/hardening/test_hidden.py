@@ -36,8 +36,8 @@ def test_a_twin_differing_in_hidden_facts_looks_the_same(
 
 @pytest.mark.parametrize("spec", SPECS, ids=str)
 @given(data=st.data())
-def test_the_seed_never_reaches_a_seat(spec: GameSpec, data: st.DataObject) -> None:
-    """The generator is hidden from everybody (M3, A30): no view or stream holds the seed."""
+def test_no_hidden_value_reaches_a_seat(spec: GameSpec, data: st.DataObject) -> None:
+    """No view or event stream holds the seed (M3, A30) or another hidden value of the game."""
     game = data.draw(played(spec, seeds=BIG_SEEDS, most=200), label="game")
     seed: int = game.setup.seed
     for seat in (None, *range(spec.seats(game))):
