@@ -122,6 +122,8 @@ class ToyRules:
             raise core.IllegalCommand(core.CoreReason.GAME_OVER, "the race is over", rule="T3")
         if not isinstance(command, (Roll, Wait)):
             raise core.IllegalCommand(core.CoreReason.UNKNOWN_COMMAND, f"{command!r}", rule="T2")
+        if type(command.seat) is not int:  # True == 1 and 1.0 == 1, but neither is a seat
+            raise core.IllegalCommand(core.CoreReason.NO_SUCH_SEAT, f"{command!r}", rule="T2")
         if command.seat != state.turn:
             raise core.IllegalCommand(
                 core.CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn", rule="T2"

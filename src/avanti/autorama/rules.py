@@ -209,6 +209,24 @@ _RULE_OF: dict[type, str] = {
 }
 
 
+def _well_typed(command: Command) -> bool:
+    """Whether the fields of ``command`` have their exact types (``True`` is no card number).
+
+    Events copy these fields, so a float or a boolean let through would be written into the log
+    and the game could no longer be read back from its JSON.
+    """
+    if isinstance(command, Bid):
+        return type(command.amount) is int
+    if isinstance(command, PlayAdvisor):
+        return type(command.advisor) is int and type(command.boost) is bool
+    if isinstance(command, Offer):
+        vehicles: object = command.vehicles
+        return type(vehicles) is tuple and all(type(v) is int for v in vehicles)
+    if isinstance(command, TakeBack):
+        return type(command.vehicle) is int
+    return True
+
+
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state``, by the rules of its phase (F4-F18).
 
@@ -228,6 +246,14 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     if type(seat) is not int or not 0 <= seat < state.players:
         raise IllegalCommand(
             CoreReason.NO_SUCH_SEAT, f"there is no seat {seat!r}", rule="F1", command=command
+        )
+    if not _well_typed(command):
+        raise IllegalCommand(
+            CoreReason.UNKNOWN_COMMAND,
+            f"{command!r}: card numbers and amounts are whole numbers, boost is True or False, "
+            "and an offer is a tuple of vehicles",
+            rule="F1",
+            command=command,
         )
     if isinstance(command, Bid):
         return decide_bid(state, command)
