@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from avanti import CoreReason, IllegalCommand, autorama
+from avanti import CoreReason, IllegalCommand, InvalidBoard, autorama
+from avanti.game.board import board_from_data
+from avanti.game.deck import deck_from_data
 from tests import toy
 
 
@@ -60,3 +62,21 @@ def test_the_toy_refuses_a_seat_that_is_no_whole_number(seat: object) -> None:
     with pytest.raises(IllegalCommand) as refused:
         game.execute(toy.Roll(seat))  # type: ignore[arg-type]  # on purpose
     assert refused.value.reason is CoreReason.NO_SUCH_SEAT
+
+
+@pytest.mark.parametrize(
+    ("read", "data"),
+    [
+        (board_from_data, {"": None}),
+        (deck_from_data, {"": None}),
+        (deck_from_data, {"cards": [], "": 1}),
+    ],
+)
+def test_an_empty_key_in_a_board_or_deck_file_is_named(
+    read: Callable[[object], object], data: dict[str, Any]
+) -> None:
+    # The error had field "" and read " = None: unknown key; ...", naming no field at all.
+    with pytest.raises(InvalidBoard) as refused:
+        read(data)
+    assert refused.value.field == '""'
+    assert str(refused.value).startswith('"" = ')

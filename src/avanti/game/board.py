@@ -241,7 +241,8 @@ def _mapping(data: object, path: str, keys: tuple[str, ...]) -> Mapping[str, Any
         )
     for key in data:
         if key not in keys:
-            where = f"{path}.{key}" if path else str(key)
+            name = str(key) or '""'  # an empty key still gets a visible name
+            where = f"{path}.{name}" if path else name
             raise InvalidBoard(where, data[key], f"unknown key; expected {', '.join(keys)}")
     for key in keys:
         if key not in data:
