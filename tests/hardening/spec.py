@@ -86,18 +86,26 @@ def games(spec: GameSpec, seeds: st.SearchStrategy[int] = SEEDS) -> st.SearchStr
 
 
 @st.composite
-def played(
+def histories(
     draw: st.DrawFn, spec: GameSpec, seeds: st.SearchStrategy[int] = SEEDS, most: int = 400
-) -> AnyGame:
-    """A game of ``spec`` after some legal commands, each chosen by Hypothesis."""
+) -> list[AnyGame]:
+    """A game of ``spec`` after each of some legal commands, each chosen by Hypothesis."""
     game = draw(games(spec, seeds))
-    steps = draw(st.integers(0, most))
-    for _ in range(steps):
+    history = [game]
+    for _ in range(draw(st.integers(0, most))):
         legal = game.legal_commands()
         if not legal:
             break
         game = game.execute(legal[draw(st.integers(0, len(legal) - 1))])
-    return game
+        history.append(game)
+    return history
+
+
+def played(
+    spec: GameSpec, seeds: st.SearchStrategy[int] = SEEDS, most: int = 400
+) -> st.SearchStrategy[AnyGame]:
+    """A game of ``spec`` after some legal commands, each chosen by Hypothesis."""
+    return histories(spec, seeds, most).map(lambda history: history[-1])
 
 
 def play_randomly(game: AnyGame, picks: list[int], most: int) -> AnyGame:

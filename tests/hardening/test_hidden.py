@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.hardening.games import SPECS
-from tests.hardening.spec import BIG_SEEDS, GameSpec, numbers_in, played, seen_by
+from tests.hardening.spec import BIG_SEEDS, GameSpec, histories, numbers_in, seen_by
 
 
 def seats(spec: GameSpec, players: int) -> st.SearchStrategy[int | None]:
@@ -26,21 +26,23 @@ def seats(spec: GameSpec, players: int) -> st.SearchStrategy[int | None]:
 def test_a_twin_differing_in_hidden_facts_looks_the_same(
     spec: GameSpec, data: st.DataObject
 ) -> None:
-    game = data.draw(played(spec, most=200), label="game")
-    seat = data.draw(seats(spec, spec.seats(game)), label="seat")
-    twin = spec.twin(game, seat, data)
-    assert twin.view(seat) == game.view(seat)
-    assert twin.events_for(seat) == game.events_for(seat)
-    assert seen_by(spec, twin, seat) == seen_by(spec, game, seat)
+    """At every step of a game, for one seat or a spectator."""
+    for game in data.draw(histories(spec, most=150), label="game"):
+        seat = data.draw(seats(spec, spec.seats(game)), label="seat")
+        twin = spec.twin(game, seat, data)
+        assert twin.view(seat) == game.view(seat)
+        assert twin.events_for(seat) == game.events_for(seat)
+        assert seen_by(spec, twin, seat) == seen_by(spec, game, seat)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=str)
 @given(data=st.data())
 def test_no_hidden_value_reaches_a_seat(spec: GameSpec, data: st.DataObject) -> None:
-    """No view or event stream holds the seed (M3, A30) or another hidden value of the game."""
-    game = data.draw(played(spec, seeds=BIG_SEEDS, most=200), label="game")
-    seed: int = game.setup.seed
-    for seat in (None, *range(spec.seats(game))):
+    """No view or event stream holds the seed (M3, A30) or another hidden value of the game, at
+    any step of a game, for one seat or a spectator."""
+    for game in data.draw(histories(spec, seeds=BIG_SEEDS, most=150), label="game"):
+        seed: int = game.setup.seed
+        seat = data.draw(seats(spec, spec.seats(game)), label="seat")
         view, events = seen_by(spec, game, seat)
         text = json.dumps([view, events])
         assert seed not in numbers_in([view, events])

@@ -90,21 +90,45 @@ class GameMachine(RuleBasedStateMachine):
             error = self.rejects(command)
             assert isinstance(error, core.IllegalCommand)
 
+    def accepts_like(self, command: Any, listed: Any) -> None:
+        """``command`` equals the listed ``listed`` (``True == 1``, ``2.0 == 2``): it is refused,
+        or it does exactly what ``listed`` does, down to the JSON of the log."""
+        try:
+            after = self.game.execute(command)
+        except core.IllegalCommand:
+            return
+        expected = self.game.execute(listed)
+        assert after.dumps() == expected.dumps(), f"{command!r} is logged unlike {listed!r}"
+        assert self.spec.game.loads(after.dumps()) == after
+
     @rule(data=st.data())
     def junk(self, data: st.DataObject) -> None:
         """Fields of any type, or something that is no command: refused with ``IllegalCommand``."""
         command = data.draw(junk_commands(self.spec), label="junk")
-        legal = self.game.legal_commands()
-        for twin in legal:
-            if twin == command:  # equal to a listed command (True == 1): same game or refused
-                try:
-                    after = self.game.execute(command)
-                except core.IllegalCommand:
-                    return
-                assert after == self.game.execute(twin)
+        for listed in self.game.legal_commands():
+            if listed == command:
+                self.accepts_like(command, listed)
                 return
         error = self.rejects(command)
         assert isinstance(error, core.IllegalCommand)
+
+    @precondition(lambda self: not self.game.is_over)
+    @rule(data=st.data())
+    def lookalike(self, data: st.DataObject) -> None:
+        """A listed command with a field of equal value but another type (``1.0``, ``True``)."""
+        listed = data.draw(st.sampled_from(self.game.legal_commands()), label="legal")
+        fields = [f.name for f in attrs.fields(type(listed))]
+        name = data.draw(st.sampled_from(fields), label="field")
+        value = getattr(listed, name)
+        if type(value) is bool:
+            other: Any = int(value)
+        elif type(value) is int:
+            other = data.draw(st.sampled_from([float(value), *([bool(value)] * (value in (0, 1)))]))
+        elif type(value) is tuple:
+            other = list(value)
+        else:
+            other = str(value)
+        self.accepts_like(attrs.evolve(listed, **{name: other}), listed)
 
     @precondition(lambda self: not self.game.is_over)
     @rule(data=st.data())
