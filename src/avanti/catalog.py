@@ -50,6 +50,15 @@ GAMES: dict[str, GameInfo] = {
     "mare": GameInfo(
         "mare", "Avanti mare!", "avanti.mare", "avanti.mare", 1, 6, ("Ann", "Bob", "Cy")
     ),
+    "autorama": GameInfo(
+        "autorama",
+        "For Sale: Autorama",
+        "avanti.autorama",
+        "avanti.autorama",
+        3,
+        6,
+        ("Isaac", "Becky", "Chloe", "Dave"),
+    ),
 }
 """Every game by its short name."""
 

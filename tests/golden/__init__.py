@@ -17,6 +17,7 @@ CASES: tuple[tuple[str, tuple[str, ...], int], ...] = (
     ("mare", ("Ann", "Bob"), 1),
     ("mare", ("Ann", "Bob", "Cy", "Dee"), 2),
     ("mare", ("Ann",), 3),
+    ("autorama", ("Isaac", "Becky", "Chloe"), 4),
 )
 """(game, players, seed) for every golden transcript."""
 
