@@ -6,6 +6,8 @@ import doctest
 import importlib
 import pkgutil
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -14,6 +16,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 import avanti
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "avanti"
 author = "The avanti developers"
@@ -27,10 +31,11 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
+    "rulechecks",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_build", "_inv", "boards"]
+exclude_patterns = ["_build", "_ext", "_inv", "boards"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
@@ -38,7 +43,7 @@ html_theme = "furo"
 html_title = f"avanti {release}"
 
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 autodoc_typehints = "description"
 autodoc_preserve_defaults = True
 
@@ -138,5 +143,27 @@ def _resolve_alias(
     return None
 
 
+def _qualify_short_names(app: Sphinx, doctree: nodes.document) -> None:
+    """Read a bare name in a docstring or type hint as what it means in the module it is in.
+
+    ``GameState`` in a hint of ``avanti.autorama.flow`` is ``avanti.autorama.state.GameState``,
+    not one of the other games' classes of the same name.
+    """
+    for node in doctree.findall(pending_xref):
+        module = node.get("py:module")
+        target = node.get("reftarget", "")
+        if node.get("refdomain") != "py" or not module or "." in target:
+            continue
+        try:
+            obj = getattr(importlib.import_module(module), target)
+        except (ImportError, AttributeError):
+            continue
+        owner, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if isinstance(owner, str) and isinstance(qualname, str) and owner.startswith("avanti"):
+            node["reftarget"] = f"{owner}.{qualname}"
+            node["refspecific"] = False
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("doctree-read", _qualify_short_names)
     app.connect("missing-reference", _resolve_alias)

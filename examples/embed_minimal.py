@@ -37,8 +37,9 @@ def play(game: Any, info: GameInfo, choose: Chooser) -> Any:
     """Play ``game`` to its end, choosing each command with ``choose``; return the ended game."""
     codec = game.rules().codec
     while not game.is_over:
+        # The seat to ask next: the lowest seat that may act (in some steps several may).
         seat = min(command.seat for command in game.legal_commands())
-        legal = [command for command in game.legal_commands() if command.seat == seat]
+        legal = game.legal_commands(seat)  # only this seat's commands are shown to it
         print(f"\nseat {seat} sees: {json.dumps(codec.unstructure(game.view(seat)))}")
         for number, command in enumerate(legal):
             print(f"  [{number}] {json.dumps(codec.command_to_data(command))}")
