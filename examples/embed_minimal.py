@@ -1,8 +1,9 @@
 """The smallest front end: show the view, list the legal commands, read a choice, execute.
 
 Run it in a terminal to play every seat of a game yourself (type the number of a command), or with
-``--auto`` to let it take the first legal command each time; it does that too when its input is
-not a terminal, so ``nox -s examples`` can run it. ``--game`` picks any game in the catalog.
+``--auto`` to let it take the first legal command each time; it does that too when its input or
+output is not a terminal, so ``nox -s examples`` can run it. ``--game`` picks any game in the
+catalog.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = game_info(args.game)
     players = list(info.default_players)
     game = info.new_game(players, seed=args.seed)
-    interactive = sys.stdin.isatty() and not args.auto
+    # Ask only a person at a terminal: when input or output is redirected (as under
+    # ``nox -s examples``, which captures the output), play on by itself.
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.auto
     game = play(game, info, ask if interactive else first)
     print(f"\nresult: {json.dumps(game.rules().codec.unstructure(game.outcome))}")
     # The ended game must be exactly the one its log replays to, and round-trip through JSON.
