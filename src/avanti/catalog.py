@@ -47,6 +47,9 @@ class GameInfo:
 
 
 GAMES: dict[str, GameInfo] = {
+    "avanti": GameInfo(
+        "avanti", "Avanti", "avanti", "avanti", 3, 5, ("Jack", "Isabella", "Tina", "Steve")
+    ),
     "mare": GameInfo(
         "mare", "Avanti mare!", "avanti.mare", "avanti.mare", 1, 6, ("Ann", "Bob", "Cy")
     ),
