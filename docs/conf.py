@@ -108,6 +108,16 @@ for _names in _public_names():
         _ALIASES[_name] = _names
 
 
+def _other_names(name: str) -> list[str]:
+    """Every name of the object ``name`` names, a member of an aliased class included."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        head, rest = ".".join(parts[:cut]), parts[cut:]
+        if head in _ALIASES:
+            return [".".join([alias, *rest]) for alias in _ALIASES[head]]
+    return []
+
+
 def _resolve_alias(
     app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
 ) -> nodes.reference | None:
@@ -121,7 +131,7 @@ def _resolve_alias(
         full = f"{module}.{target}" if module else target
     else:
         full = target
-    candidates = [name for name in _ALIASES.get(full, ()) if name in domain.objects]
+    candidates = [name for name in _other_names(full) if name in domain.objects]
     if not candidates:
         # A short name in a docstring (``Game.undo``, ``DecodeError``): accept it when exactly one
         # documented object is called that.

@@ -59,6 +59,8 @@ PYTHON: tuple[Entry, ...] = (
     ("collections.abc.Mapping", "py:class", "library/collections.abc.html#$"),
     ("collections.abc.Sequence", "py:class", "library/collections.abc.html#$"),
     ("pathlib.Path", "py:class", "library/pathlib.html#$"),
+    ("os.PathLike", "py:class", "library/os.html#$"),
+    ("tomllib", "py:module", "library/tomllib.html#module-tomllib"),
 )
 
 ATTRS_BASE = "https://www.attrs.org/en/stable/"
