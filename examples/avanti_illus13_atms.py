@@ -12,26 +12,10 @@ Isabella 19, and Tina, the last to drive in the run's last round, goes from 18 t
 
 from __future__ import annotations
 
+from avanti_positions import ISABELLA, JACK, PLAYERS, STEVE, TINA, WILLIAM, check, play
+
 import avanti
 from avanti import DEFAULT_BOARD, AtmWithdrawn, Board, Drive, Phase, Scenario, Space
-
-PLAYERS = ("Jack", "Isabella", "Tina", "Steve", "William")
-JACK, ISABELLA, TINA, STEVE, WILLIAM = range(5)
-
-
-def check(condition: bool, claim: str) -> None:
-    """Stop with an error unless the rulebook's claim holds (also under ``python -O``)."""
-    if not condition:
-        raise AssertionError(f"the rulebook says: {claim}")
-    print(f"  checked: {claim}")
-
-
-def play(game: avanti.Game, command: avanti.Command) -> avanti.Game:
-    """Execute ``command`` and print one line for each event it caused."""
-    after = game.execute(command)
-    for event in after.events[game.version :]:
-        print("  " + avanti.describe(event, after.setup))
-    return after
 
 
 def main() -> None:

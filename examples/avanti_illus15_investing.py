@@ -7,26 +7,10 @@ space 1 costs 1,000 and space 2 costs 2,000, so Tina, on the start space, pays 3
 
 from __future__ import annotations
 
+from avanti_positions import ISABELLA, JACK, PLAYERS, STEVE, TINA, WILLIAM, check, play
+
 import avanti
 from avanti import Invest, Invested, Phase, Scenario
-
-PLAYERS = ("Jack", "Isabella", "Tina", "Steve", "William")
-JACK, ISABELLA, TINA, STEVE, WILLIAM = range(5)
-
-
-def check(condition: bool, claim: str) -> None:
-    """Stop with an error unless the rulebook's claim holds (also under ``python -O``)."""
-    if not condition:
-        raise AssertionError(f"the rulebook says: {claim}")
-    print(f"  checked: {claim}")
-
-
-def play(game: avanti.Game, command: avanti.Command) -> avanti.Game:
-    """Execute ``command`` and print one line for each event it caused."""
-    after = game.execute(command)
-    for event in after.events[game.version :]:
-        print("  " + avanti.describe(event, after.setup))
-    return after
 
 
 def main() -> None:

@@ -8,26 +8,10 @@ game ends at once, without withdrawing or investing, and the figure furthest ahe
 
 from __future__ import annotations
 
+from avanti_positions import ISABELLA, PLAYERS, STEVE, check, play
+
 import avanti
 from avanti import AtmWithdrawn, Drive, FigureAdvanced, Phase, Scenario
-
-PLAYERS = ("Jack", "Isabella", "Tina", "Steve", "William")
-JACK, ISABELLA, TINA, STEVE, WILLIAM = range(5)
-
-
-def check(condition: bool, claim: str) -> None:
-    """Stop with an error unless the rulebook's claim holds (also under ``python -O``)."""
-    if not condition:
-        raise AssertionError(f"the rulebook says: {claim}")
-    print(f"  checked: {claim}")
-
-
-def play(game: avanti.Game, command: avanti.Command) -> avanti.Game:
-    """Execute ``command`` and print one line for each event it caused."""
-    after = game.execute(command)
-    for event in after.events[game.version :]:
-        print("  " + avanti.describe(event, after.setup))
-    return after
 
 
 def main() -> None:
