@@ -100,3 +100,14 @@ def test_the_catalog_names_every_game_and_refuses_unknown_ones() -> None:
         catalog.game_info("chess")
     with pytest.raises(avanti.DecodeError, match=r"@ \$\.format"):
         catalog.info_for_document("[1, 2]")
+
+
+@pytest.mark.parametrize("name", sorted(catalog.GAMES))
+def test_demo_tells_every_game_from_its_opening(name: str) -> None:
+    info = catalog.game_info(name)
+    code, text = run("demo", "--game", name, "--seed", "2")
+    assert code == 0
+    game = info.new_game(info.default_players, seed=2)
+    opening = [info.describe(event, game.setup) for event in game.events]
+    assert text.splitlines()[2 : 2 + len(opening)] == opening
+    assert text.startswith(f"{info.title}: {', '.join(info.default_players)} (seed 2)\n\n")

@@ -88,4 +88,5 @@ MARE = GameSpec(
     invariants=invariants,
     options=OPTIONS,
     twin=twin,
+    hides_events=False,
 )

@@ -56,6 +56,8 @@ class GameSpec:
     options: st.SearchStrategy[Any] = NO_OPTIONS
     twin: Callable[[AnyGame, int | None, st.DataObject], AnyGame] = _no_twin
     leaks: Callable[[AnyGame, int | None, Any, list[Any]], list[str]] = _no_leaks
+    hides_events: bool = True
+    """Whether some events show a seat less than the full log holds."""
 
     def __str__(self) -> str:
         return self.name

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.hardening.games import SPECS
-from tests.hardening.spec import BIG_SEEDS, GameSpec, histories, numbers_in, seen_by
+from tests.hardening.spec import BIG_SEEDS, GameSpec, histories, numbers_in, played, seen_by
 
 
 def seats(spec: GameSpec, players: int) -> st.SearchStrategy[int | None]:
@@ -49,3 +49,13 @@ def test_no_hidden_value_reaches_a_seat(spec: GameSpec, data: st.DataObject) -> 
         assert str(seed) not in text
         assert str(seed & (2**64 - 1)) not in text
         assert spec.leaks(game, seat, view, events) == []
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if not s.hides_events], ids=str)
+@given(data=st.data())
+def test_a_game_without_hidden_events_shows_every_seat_the_whole_log(
+    spec: GameSpec, data: st.DataObject
+) -> None:
+    game = data.draw(played(spec, most=150), label="game")
+    for seat in (None, *range(spec.seats(game))):
+        assert game.events_for(seat) == game.events

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from avanti import core
@@ -213,3 +213,21 @@ def test_a_document_with_right_shape_and_wrong_values(spec: GameSpec, data: st.D
         value = data.draw(KINDS[kind])
         _parent(doc, list(path))[path[-1]] = value
         loads_soundly(spec, json.dumps(doc), len(document["events"]))
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.hides_events], ids=str)
+@given(data=st.data())
+def test_a_log_with_a_blanked_event_names_that_event(spec: GameSpec, data: st.DataObject) -> None:
+    """A seat's stream is no log: put one event as another seat sees it back into the full log,
+    and replay stops at exactly that event."""
+    game = data.draw(played(spec, most=150), label="game")
+    seat = data.draw(st.one_of(st.none(), st.integers(0, spec.seats(game) - 1)), label="seat")
+    redact = spec.game.rules().redact
+    blanked = [i for i, e in enumerate(game.events) if redact(e, seat) not in (e, None)]
+    assume(blanked)
+    index = data.draw(st.sampled_from(blanked), label="index")
+    events = list(game.events)
+    events[index] = redact(events[index], seat)
+    with pytest.raises(core.CorruptLog) as refused:
+        spec.game.replay(game.setup, events)
+    assert refused.value.index == index
