@@ -164,7 +164,8 @@ class ToyRules:
         return (Roll(state.turn), Wait(state.turn))
 
     def view(self, state: State, seat: int | None) -> View:
-        bonus = None if seat is None else state.bonuses[seat]
+        own = seat is not None and 0 <= seat < len(state.bonuses)  # others see no bonus
+        bonus = state.bonuses[seat] if own and seat is not None else None
         return View(seat, state.positions, bonus, state.turn)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:

@@ -80,3 +80,19 @@ def test_an_empty_key_in_a_board_or_deck_file_is_named(
         read(data)
     assert refused.value.field == '""'
     assert str(refused.value).startswith('"" = ')
+
+
+@pytest.mark.parametrize("seat", [-1, -3, 3, 9])
+def test_autorama_shows_a_seat_not_at_the_table_no_hand(seat: int) -> None:
+    # view(-1) was the last seat's view, cash and hand included; view(3) raised IndexError.
+    game = autorama_until(lambda g: bool(g.state.phase is autorama.Phase.BUYING))
+    view = game.view(seat)
+    assert view.cash is None
+    assert view.advisors == view.vehicles == view.checks == ()
+    assert view.seat == seat
+
+
+@pytest.mark.parametrize("seat", [-1, 2])
+def test_the_toy_shows_a_seat_not_at_the_table_no_bonus(seat: int) -> None:
+    game = toy.new_game(["Ann", "Bob"], seed=3)
+    assert game.view(seat).bonus is None

@@ -58,9 +58,13 @@ class View:
 
 
 def view(state: GameState, seat: int | None) -> View:
-    """What ``seat`` may see now (F2, F8, F14); ``None`` is a spectator: public facts only."""
+    """What ``seat`` may see now (F2, F8, F14); ``None`` is a spectator: public facts only.
+
+    A seat that is not at the table (``-1``, ``7``) sees what a spectator sees.
+    """
+    own = seat if type(seat) is int and 0 <= seat < state.players else None
     offers = tuple(
-        offer if state.revealed or s == seat else None for s, offer in enumerate(state.offers)
+        offer if state.revealed or s == own else None for s, offer in enumerate(state.offers)
     )
     return View(
         seat=seat,
@@ -79,10 +83,10 @@ def view(state: GameState, seat: int | None) -> View:
             len(state.removed_vehicles),
             len(state.removed_checks),
         ),
-        cash=state.cash[seat] if seat is not None else None,
-        advisors=state.advisors[seat] if seat is not None else (),
-        vehicles=state.vehicles[seat] if seat is not None else (),
-        checks=state.checks[seat] if seat is not None else (),
+        cash=state.cash[own] if own is not None else None,
+        advisors=state.advisors[own] if own is not None else (),
+        vehicles=state.vehicles[own] if own is not None else (),
+        checks=state.checks[own] if own is not None else (),
         advisor_counts=tuple(len(hand) for hand in state.advisors),
         vehicle_counts=tuple(len(hand) for hand in state.vehicles),
         check_counts=tuple(len(hand) for hand in state.checks),
