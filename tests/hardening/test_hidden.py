@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -59,3 +60,16 @@ def test_a_game_without_hidden_events_shows_every_seat_the_whole_log(
     game = data.draw(played(spec, most=150), label="game")
     for seat in (None, *range(spec.seats(game))):
         assert game.events_for(seat) == game.events
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_a_seat_not_at_the_table_sees_what_a_spectator_sees(
+    spec: GameSpec, data: st.DataObject
+) -> None:
+    """``view(-1)`` must not be the last seat's view (Python's negative index), nor fail."""
+    game = data.draw(played(spec, most=150), label="game")
+    n = spec.seats(game)
+    seat = data.draw(st.one_of(st.integers(-n - 2, -1), st.integers(n, n + 3)), label="seat")
+    assert attrs.evolve(game.view(seat), seat=None) == game.view(None)
+    assert game.events_for(seat) == game.events_for(None)
