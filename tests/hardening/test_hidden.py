@@ -33,6 +33,8 @@ def test_a_twin_differing_in_hidden_facts_looks_the_same(
         twin = spec.twin(game, seat, data)
         assert twin.view(seat) == game.view(seat)
         assert twin.events_for(seat) == game.events_for(seat)
+        if seat is not None:  # what a seat may do is shown to it, so it must hide nothing either
+            assert twin.legal_commands(seat) == game.legal_commands(seat)
         assert seen_by(spec, twin, seat) == seen_by(spec, game, seat)
 
 

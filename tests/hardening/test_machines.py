@@ -179,6 +179,8 @@ class GameMachine(RuleBasedStateMachine):
         assert len(set(legal)) == len(legal), "no command is listed twice"
         for command in legal:
             assert game.is_legal(command), f"{command!r} is listed but refused"
+        by_seat = [game.legal_commands(seat) for seat in range(self.spec.seats(game))]
+        assert sorted(map(repr, legal)) == sorted(repr(c) for mine in by_seat for c in mine)
 
     @invariant()
     def replays(self) -> None:
