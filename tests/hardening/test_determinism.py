@@ -4,7 +4,11 @@ touches the global ``random`` state.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -48,3 +52,35 @@ def test_the_global_random_state_is_untouched(
         game.view(seat)
         game.events_for(seat)
     assert random.getstate() == before
+
+
+SCRIPT = """
+import sys
+from tests.hardening.games import SPECS
+from tests.hardening.spec import play_randomly
+spec = next(s for s in SPECS if s.name == sys.argv[1])
+low, high = spec.players
+for seed in range(3):
+    players = high - seed % (high - low + 1)
+    game = play_randomly(spec.start(seed, players, None), [seed, 5, 3, 7], 300)
+    print(game.dumps())
+"""
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+def test_logs_do_not_depend_on_the_process_hash_seed(spec: GameSpec) -> None:
+    """String hashing differs between processes: no log may depend on a set's order."""
+    outputs = []
+    for hash_seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, spec.name],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parents[2],
+        )
+        outputs.append(done.stdout)
+    assert outputs[0].count("\n") == 3
+    assert outputs[0] == outputs[1] == outputs[2]
