@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from avanti import core
+from avanti import catalog, cli, core
 from tests.hardening.games import SPECS
 from tests.hardening.spec import AnyGame, GameSpec, played, walk
 
@@ -231,3 +232,22 @@ def test_a_log_with_a_blanked_event_names_that_event(spec: GameSpec, data: st.Da
     with pytest.raises(core.CorruptLog) as refused:
         spec.game.replay(game.setup, events)
     assert refused.value.index == index
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.name in catalog.GAMES], ids=str)
+@given(data=st.data())
+def test_the_command_line_validates_hostile_files_without_a_traceback(
+    spec: GameSpec, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    game = data.draw(played(spec, most=40), label="game")
+    text, _ = data.draw(mutated(json.loads(game.dumps())), label="document")
+    path = tmp_path_factory.mktemp("hostile") / "game.json"
+    path.write_text(text, encoding="utf-8")
+    try:
+        info = catalog.info_for_document(text)
+    except core.DecodeError as error:
+        assert all("@ $" in message for message in error.errors)  # noqa: PT017
+    else:
+        assert info.format == json.loads(text)["format"]
+    out = io.StringIO()
+    assert cli.main(["validate", str(path)], out=out) in (0, 1)
