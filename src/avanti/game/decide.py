@@ -35,7 +35,7 @@ from avanti.game.reasons import Reason
 from avanti.game.runend import end_game, next_run, reached_dream_island
 from avanti.game.state import GameState, Phase
 
-__all__ = ["decide", "investment_cost"]
+__all__ = ["decide", "decide_and_evolve", "investment_cost"]
 
 
 def _refuse(reason: Reason, rule: str, message: str, command: object) -> NoReturn:
@@ -48,6 +48,22 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     :raises IllegalCommand: the command breaks a rule; ``reason`` (a :class:`Reason`) and
         ``rule`` say which. Nothing changes.
     """
+    return tuple(_decide(state, command).events)
+
+
+def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after ``command`` and the events it causes, in one pass.
+
+    The same as ``decide`` followed by ``evolve`` over its events, without folding them twice:
+    ``decide`` already folds each event to read the state the follow-on rules see.
+
+    :raises IllegalCommand: as :func:`decide`.
+    """
+    log = _decide(state, command)
+    return log.state, tuple(log.events)
+
+
+def _decide(state: GameState, command: Command) -> Log:
     kind = type(command)
     handler = _HANDLERS.get(kind)
     if handler is None:
@@ -63,7 +79,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
         _refuse(Reason.NO_SUCH_SEAT, "A1", message, command)
     log = Log(state)
     handler(log, command)
-    return tuple(log.events)
+    return log
 
 
 def _place_marker(log: Log, command: PlaceEventMarker) -> None:

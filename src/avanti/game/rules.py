@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from attrs import frozen
 
 from avanti.core import Codec
 from avanti.game.commands import COMMAND_TYPES, Command, Drive, Invest, PlaceEventMarker, PlayCard
 from avanti.game.commands import Quit as QuitCommand
-from avanti.game.decide import decide
+from avanti.game.decide import decide, decide_and_evolve
 from avanti.game.events import (
     EVENT_TYPES,
     CardPlayed,
@@ -94,6 +96,16 @@ class AvantiRules:
     def evolve(self, state: GameState, event: Event) -> GameState:
         """The state after ``event``."""
         return evolve(state, event)
+
+    def execute(self, state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+        """``decide`` and ``evolve`` in one pass: the state after ``command`` and its events."""
+        return decide_and_evolve(state, command)
+
+    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
+        """The state after every event in turn."""
+        for event in events:
+            state = evolve(state, event)
+        return state
 
     def legal_commands(self, state: GameState) -> tuple[Command, ...]:
         """Every command ``decide`` accepts now."""
