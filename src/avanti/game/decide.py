@@ -33,7 +33,7 @@ from avanti.game.evolve import Log
 from avanti.game.positions import drive_hops, turn_order
 from avanti.game.reasons import Reason
 from avanti.game.runend import end_game, next_run, reached_dream_island
-from avanti.game.state import GameState, Phase
+from avanti.game.state import GameState, Phase, StateLike
 
 __all__ = ["decide", "decide_and_evolve", "investment_cost"]
 
@@ -60,7 +60,7 @@ def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tu
     :raises IllegalCommand: as :func:`decide`.
     """
     log = _decide(state, command)
-    return log.state, tuple(log.events)
+    return log.state.freeze(), tuple(log.events)
 
 
 def _decide(state: GameState, command: Command) -> Log:
@@ -121,7 +121,7 @@ def _play_card(log: Log, command: PlayCard) -> None:
         log.add(DrivingBegan(turn_order(after)))
 
 
-def _check_turn(state: GameState, command: Drive | Quit) -> None:
+def _check_turn(state: StateLike, command: Drive | Quit) -> None:
     if state.phase is not Phase.DRIVING:
         message = f"players drive or quit in the driving step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A9", message, command)
@@ -176,7 +176,7 @@ def _end_turn(log: Log) -> None:
         after_round(log)
 
 
-def investment_cost(state: GameState, seat: int, steps: int) -> tuple[int, Reason | None]:
+def investment_cost(state: StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
     """The price of ``steps`` island spaces for ``seat`` (A22), or why they cannot be bought."""
     prices = state.table.prices
     start = state.island[seat]

@@ -5,7 +5,7 @@ Pure functions of a state, shared by the rules, the views and the scenario check
 
 from __future__ import annotations
 
-from avanti.game.state import GameState
+from avanti.game.state import StateLike
 
 __all__ = ["atm_owners", "clockwise", "drive_hops", "standings", "turn_order"]
 
@@ -15,7 +15,7 @@ def clockwise(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + i) % players for i in range(players))
 
 
-def standings(state: GameState) -> tuple[int, ...]:
+def standings(state: StateLike) -> tuple[int, ...]:
     """Every seat, best first: larger distance ahead (A12).
 
     Only cars still on the start space can tie; they rank by the previous run's final order
@@ -26,7 +26,7 @@ def standings(state: GameState) -> tuple[int, ...]:
     return tuple(sorted(range(state.table.players), key=lambda s: (-distances[s], previous[s])))
 
 
-def turn_order(state: GameState) -> tuple[int, ...]:
+def turn_order(state: StateLike) -> tuple[int, ...]:
     """The driving order of this round, fixed when driving begins (A10, A28).
 
     The seats that laid a card act; in a run's first round the starting player goes first,
@@ -42,7 +42,7 @@ def turn_order(state: GameState) -> tuple[int, ...]:
     return tuple(s for s in clockwise(first, players) if s in active)
 
 
-def drive_hops(state: GameState, seat: int, number: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def drive_hops(state: StateLike, seat: int, number: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hops of ``seat``'s car driving ``number`` (A11): distances landed on, seats bumped.
 
     The car moves ``number`` spaces; while the road space it lands on holds another car (a
@@ -68,7 +68,7 @@ def drive_hops(state: GameState, seat: int, number: int) -> tuple[tuple[int, ...
         bumped.append(owner)
 
 
-def atm_owners(state: GameState) -> tuple[tuple[int, int, int], ...]:
+def atm_owners(state: StateLike) -> tuple[tuple[int, int, int], ...]:
     """Who withdraws from each ATM (A21), as ``(seat, space, amount)`` in road order.
 
     A lot pays the owner of the first car at or ahead of it on the loop; where cars share a

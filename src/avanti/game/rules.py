@@ -20,7 +20,7 @@ from avanti.game.events import (
     PlayerQuit,
     QuitReason,
 )
-from avanti.game.evolve import evolve
+from avanti.game.evolve import evolve, fold
 from avanti.game.legal import legal_commands
 from avanti.game.runend import final_ranking
 from avanti.game.setup import Setup, start
@@ -103,9 +103,7 @@ class AvantiRules:
 
     def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
         """The state after every event in turn."""
-        for event in events:
-            state = evolve(state, event)
-        return state
+        return fold(state, events)
 
     def legal_commands(self, state: GameState) -> tuple[Command, ...]:
         """Every command ``decide`` accepts now."""

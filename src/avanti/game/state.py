@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 from attrs import field, fields, frozen
 
@@ -13,7 +13,7 @@ from avanti.game.board import Board
 from avanti.game.deck import Deck
 from avanti.game.options import RuleOptions
 
-__all__ = ["GameState", "Laid", "Phase", "Table"]
+__all__ = ["Draft", "GameState", "Laid", "Phase", "StateLike", "Table"]
 
 Laid = tuple[int, int]
 """A card laid face down this round and the number chosen for it: ``(card, number)`` (A8)."""
@@ -143,3 +143,135 @@ class GameState:
 _FIELD_NAMES = tuple(a.name for a in fields(GameState))
 _FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
 _all_fields = attrgetter(*_FIELD_NAMES)
+
+
+class StateLike(Protocol):
+    """What the rules read of a state: a :class:`GameState`, or the :class:`Draft` of one."""
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def run(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def starting_seat(self) -> int: ...
+    @property
+    def marker(self) -> int: ...
+    @property
+    def distances(self) -> tuple[int, ...]: ...
+    @property
+    def cash(self) -> tuple[int, ...]: ...
+    @property
+    def island(self) -> tuple[int, ...]: ...
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def draw(self) -> tuple[int, ...]: ...
+    @property
+    def discard(self) -> tuple[int, ...]: ...
+    @property
+    def laid(self) -> tuple[Laid | None, ...]: ...
+    @property
+    def quit(self) -> tuple[bool, ...]: ...
+    @property
+    def order(self) -> tuple[int, ...]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def ranking(self) -> tuple[int, ...]: ...
+    @property
+    def invested(self) -> tuple[bool, ...]: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def rng(self) -> Rng: ...
+    def road_space(self, seat: int) -> int:
+        """The road space of ``seat``'s car (A12)."""
+        ...
+
+
+class Draft:
+    """A working copy of a :class:`GameState` whose fields are replaced one event at a time.
+
+    ``evolve`` and ``decide`` fold events into a draft and build one frozen state at the end,
+    instead of a whole new state per event (DESIGN "Performance principles"). A draft holds the
+    same immutable values as a state (tuples, never lists), lives inside one call and is never
+    shared: nothing outside that call sees it change.
+    """
+
+    __slots__ = _FIELD_NAMES
+
+    table: Table
+    phase: Phase
+    run: int
+    round: int
+    starting_seat: int
+    marker: int
+    distances: tuple[int, ...]
+    cash: tuple[int, ...]
+    island: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    laid: tuple[Laid | None, ...]
+    quit: tuple[bool, ...]
+    order: tuple[int, ...]
+    turn: int
+    ranking: tuple[int, ...]
+    invested: tuple[bool, ...]
+    winner: int | None
+    rng: Rng
+
+    def __init__(self, state: GameState) -> None:
+        self.table = state.table
+        self.phase = state.phase
+        self.run = state.run
+        self.round = state.round
+        self.starting_seat = state.starting_seat
+        self.marker = state.marker
+        self.distances = state.distances
+        self.cash = state.cash
+        self.island = state.island
+        self.hands = state.hands
+        self.draw = state.draw
+        self.discard = state.discard
+        self.laid = state.laid
+        self.quit = state.quit
+        self.order = state.order
+        self.turn = state.turn
+        self.ranking = state.ranking
+        self.invested = state.invested
+        self.winner = state.winner
+        self.rng = state.rng
+
+    def freeze(self) -> GameState:
+        """The frozen state with the draft's values."""
+        return GameState(
+            self.table,
+            self.phase,
+            self.run,
+            self.round,
+            self.starting_seat,
+            self.marker,
+            self.distances,
+            self.cash,
+            self.island,
+            self.hands,
+            self.draw,
+            self.discard,
+            self.laid,
+            self.quit,
+            self.order,
+            self.turn,
+            self.ranking,
+            self.invested,
+            self.winner,
+            self.rng,
+        )
+
+    def road_space(self, seat: int) -> int:
+        """The road space of ``seat``'s car: distance past the marker, round the loop (A12)."""
+        return (self.marker + self.distances[seat]) % self.table.track_length
