@@ -13,11 +13,23 @@ import pytest
 from attrs import fields
 
 import avanti
-from avanti import GameState, decide, evolve
+from avanti import (
+    Command,
+    Drive,
+    GameState,
+    Invest,
+    PlaceEventMarker,
+    PlayCard,
+    Quit,
+    decide,
+    evolve,
+    legal_commands,
+)
 from avanti.game.decide import decide_and_evolve
 from avanti.game.evolve import fold
+from avanti.game.legal import affordable_steps
 from avanti.game.rules import RULES
-from avanti.game.state import Draft
+from avanti.game.state import Draft, Phase, Table
 from tests.avanti.support import NAMES
 
 
@@ -56,3 +68,53 @@ def test_execute_and_fold_agree_with_decide_and_evolve(players: int) -> None:
 def test_fold_of_no_events_is_the_same_state() -> None:
     state = avanti.new_game(NAMES[:3], 1).state
     assert fold(state, ()) is state
+
+
+def _built_afresh(state: GameState) -> tuple[Command, ...]:
+    """The legal commands, each built on the spot in the documented order (A7, A8, A9, A22)."""
+    table = state.table
+    seats = range(table.players)
+    if state.phase is Phase.PLANNING:
+        return tuple(
+            PlayCard(seat, card, number)
+            for seat in seats
+            if not state.quit[seat] and state.laid[seat] is None
+            for card in state.hands[seat]
+            for number in dict.fromkeys(table.deck.cards[card].numbers)
+        )
+    if state.phase is Phase.DRIVING:
+        seat = state.order[state.turn]
+        return (Drive(seat), Quit(seat))
+    if state.phase is Phase.INVESTING:
+        return tuple(
+            Invest(seat, steps)
+            for seat in seats
+            if not state.invested[seat]
+            for steps in range(affordable_steps(state, seat) + 1)
+        )
+    if state.phase is Phase.MARKER:
+        seat = state.starting_seat
+        return tuple(PlaceEventMarker(seat, space) for space in range(table.track_length))
+    return ()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_shared_commands_are_the_commands_built_afresh(players: int) -> None:
+    for seed in range(6):
+        game = avanti.new_game(NAMES[:players], seed)
+        rnd = random.Random(seed)
+        while True:
+            assert legal_commands(game.state) == _built_afresh(game.state)
+            if game.is_over:
+                break
+            game = game.execute(rnd.choice(game.legal_commands()))
+
+
+def test_games_on_equal_parts_share_a_table_equal_to_a_fresh_one() -> None:
+    one = avanti.new_game(NAMES[:4], 1).state.table
+    two = avanti.new_game(NAMES[:4], 2).state.table
+    assert one is two
+    fresh = Table(4, one.board, one.deck, one.options)
+    for name in ("tolls", "lots", "prices", "numbers", "plays", "turns", "markers", "investments"):
+        assert getattr(one, name) == getattr(fresh, name)
+    assert one == fresh

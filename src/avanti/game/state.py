@@ -10,6 +10,7 @@ from attrs import field, fields, frozen
 
 from avanti.core import Rng
 from avanti.game.board import Board
+from avanti.game.commands import Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.game.deck import Deck
 from avanti.game.options import RuleOptions
 
@@ -64,6 +65,14 @@ class Table:
     """The first dream island space (A5, A20)."""
     numbers: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     """The distinct numbers printed on each card, by card id (A3)."""
+    plays: tuple[tuple[tuple[PlayCard, ...], ...], ...] = field(init=False, eq=False, repr=False)
+    """``plays[seat][card]``: the ``PlayCard`` commands for each number on the card (A8)."""
+    turns: tuple[tuple[Drive, Quit], ...] = field(init=False, eq=False, repr=False)
+    """``turns[seat]``: the seat's ``Drive`` and ``Quit`` commands (A9)."""
+    markers: tuple[tuple[PlaceEventMarker, ...], ...] = field(init=False, eq=False, repr=False)
+    """``markers[seat]``: the seat's ``PlaceEventMarker`` command for each road space (A7)."""
+    investments: tuple[tuple[Invest, ...], ...] = field(init=False, eq=False, repr=False)
+    """``investments[seat][steps]``: the seat's ``Invest`` commands, from 0 steps (A22)."""
 
     def __attrs_post_init__(self) -> None:
         board = self.board
@@ -74,7 +83,24 @@ class Table:
         put(self, "prices", board.island)
         put(self, "island_length", board.island_length)
         put(self, "dream_island_start", board.dream_island_start)
-        put(self, "numbers", tuple(_distinct(card.numbers) for card in self.deck.cards))
+        numbers = tuple(_distinct(card.numbers) for card in self.deck.cards)
+        put(self, "numbers", numbers)
+        # legal_commands hands these out instead of building commands on every call: commands
+        # are values, so every state and every game on equal tables may share them.
+        seats = range(self.players)
+        put(
+            self,
+            "plays",
+            tuple(
+                tuple(tuple(PlayCard(seat, card, n) for n in ns) for card, ns in enumerate(numbers))
+                for seat in seats
+            ),
+        )
+        put(self, "turns", tuple((Drive(seat), Quit(seat)) for seat in seats))
+        spaces = range(board.track_length)
+        put(self, "markers", tuple(tuple(PlaceEventMarker(s, x) for x in spaces) for s in seats))
+        steps = range(board.island_length + 1)
+        put(self, "investments", tuple(tuple(Invest(s, k) for k in steps) for s in seats))
 
 
 @frozen
