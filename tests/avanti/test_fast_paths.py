@@ -16,6 +16,7 @@ import avanti
 from avanti import (
     Command,
     Drive,
+    DrivingBegan,
     GameState,
     Invest,
     PlaceEventMarker,
@@ -28,6 +29,7 @@ from avanti import (
 from avanti.game.decide import decide_and_evolve
 from avanti.game.evolve import fold
 from avanti.game.legal import affordable_steps
+from avanti.game.positions import atm_owners, clockwise, standings
 from avanti.game.rules import RULES
 from avanti.game.state import Draft, Phase, Table
 from tests.avanti.support import NAMES
@@ -118,3 +120,55 @@ def test_games_on_equal_parts_share_a_table_equal_to_a_fresh_one() -> None:
     for name in ("tolls", "lots", "prices", "numbers", "plays", "turns", "markers", "investments"):
         assert getattr(one, name) == getattr(fresh, name)
     assert one == fresh
+
+
+def _standings_by_key(state: GameState) -> tuple[int, ...]:
+    previous = {seat: place for place, seat in enumerate(state.ranking)}
+    return tuple(sorted(range(state.players), key=lambda s: (-state.distances[s], previous[s])))
+
+
+def _turn_order_by_search(state: GameState) -> tuple[int, ...]:
+    players = state.players
+    active = [seat for seat in range(players) if state.laid[seat] is not None]
+    if state.round == 1:
+        first = next(s for s in clockwise(state.starting_seat, players) if s in active)
+    else:
+        first = next(s for s in reversed(_standings_by_key(state)) if s in active)
+    return tuple(s for s in clockwise(first, players) if s in active)
+
+
+def _atm_owners_by_walking(state: GameState) -> tuple[tuple[int, int, int], ...]:
+    """Walk forward from each lot, space by space, to the first car (A21)."""
+    length = state.table.track_length
+    at = {}
+    for seat in reversed(_standings_by_key(state)):
+        at[state.road_space(seat)] = seat
+    paid = []
+    for space, amount in state.table.lots:
+        for step in range(length):
+            here = (space + step) % length
+            if step > 0 and here == state.marker and not state.table.options.atm_last_car_wraps:
+                break
+            if here in at:
+                paid.append((at[here], space, amount))
+                break
+    return tuple(paid)
+
+
+@pytest.mark.parametrize("wraps", [True, False])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_positions_agree_with_their_definitions(players: int, wraps: bool) -> None:
+    options = avanti.RuleOptions(atm_last_car_wraps=wraps)
+    for seed in range(6):
+        game = avanti.new_game(NAMES[:players], seed, options=options)
+        rnd = random.Random(seed)
+        while not game.is_over:
+            state = game.state
+            assert standings(state) == _standings_by_key(state)
+            assert atm_owners(state) == _atm_owners_by_walking(state)
+            command = rnd.choice(game.legal_commands())
+            events = decide(state, command)
+            if isinstance(events[-1], DrivingBegan):
+                laid = evolve(state, events[0])
+                assert events[-1] == DrivingBegan(_turn_order_by_search(laid))
+            game = game.execute(command)

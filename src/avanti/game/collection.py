@@ -12,7 +12,7 @@ from avanti.game.events import (
     TollPaid,
 )
 from avanti.game.evolve import Log
-from avanti.game.positions import clockwise, standings
+from avanti.game.positions import standings
 from avanti.game.runend import end_run
 from avanti.game.state import StateLike
 
@@ -37,9 +37,7 @@ def collect(log: Log) -> None:
     state = log.state
     tolls = state.table.tolls
     leader = standings(state)[0]
-    debts = [
-        (seat, tolls[state.road_space(seat)]) for seat in clockwise(leader, state.table.players)[1:]
-    ]
+    debts = [(seat, tolls[state.road_space(seat)]) for seat in state.table.rotations[leader][1:]]
     for seat, toll in debts:
         if toll > 0:
             pay(log, seat, leader, toll)

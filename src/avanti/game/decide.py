@@ -7,6 +7,7 @@ rule id; the state is a value, so a refused command changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from attrs import fields
@@ -68,10 +69,9 @@ def _decide(state: GameState, command: Command) -> Log:
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse(Reason.UNKNOWN_COMMAND, "A31", f"{command!r} is not an Avanti command", command)
-    for name in _FIELD_NAMES[kind]:
-        if type(getattr(command, name)) is not int:
-            message = f"{command!r}: every field of a command is a whole number"
-            _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
+    if not _INTS.issuperset(map(type, _FIELDS[kind](command))):
+        message = f"{command!r}: every field of a command is a whole number"
+        _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
     if state.phase is Phase.OVER:
         _refuse(Reason.GAME_OVER, "A20", "the game is over; no command is accepted", command)
     if not 0 <= command.seat < state.table.players:
@@ -117,8 +117,11 @@ def _play_card(log: Log, command: PlayCard) -> None:
         _refuse(Reason.NUMBER_NOT_ON_CARD, "A3", message, command)
     log.add(CardPlayed(seat, command.card, command.number))
     after = log.state
-    if all(after.quit[s] or after.laid[s] is not None for s in range(after.table.players)):
-        log.add(DrivingBegan(turn_order(after)))
+    quit = after.quit
+    for other, card in enumerate(after.laid):
+        if card is None and not quit[other]:
+            return  # someone still has to lay a card
+    log.add(DrivingBegan(turn_order(after)))
 
 
 def _check_turn(state: StateLike, command: Drive | Quit) -> None:
@@ -232,6 +235,9 @@ _HANDLERS: dict[type, Callable[[Log, Any], None]] = {
     Invest: _invest,
 }
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {
-    kind: tuple(a.name for a in fields(kind)) for kind in _HANDLERS
+_FIELDS: dict[type, Callable[[Any], tuple[object, ...]]] = {
+    kind: attrgetter(*(a.name for a in fields(kind)), "seat") for kind in _HANDLERS
 }
+"""Every field of each command as a tuple (``seat`` twice, so one-field commands give one too)."""
+
+_INTS = frozenset((int,))

@@ -82,7 +82,7 @@ def _card_played(draft: Draft, event: CardPlayed) -> None:
     seat = event.seat
     card = event.card
     hands = draft.hands
-    draft.hands = _set(hands, seat, tuple(c for c in hands[seat] if c != card))
+    draft.hands = _set(hands, seat, tuple([c for c in hands[seat] if c != card]))
     draft.laid = _set(draft.laid, seat, (card, event.number))
 
 

@@ -14,7 +14,7 @@ from avanti.game.events import (
     RunStarted,
 )
 from avanti.game.evolve import Log
-from avanti.game.positions import atm_owners, clockwise, standings
+from avanti.game.positions import atm_owners, standings
 from avanti.game.state import StateLike
 
 __all__ = ["HAND_SIZE", "deal", "end_run", "final_ranking", "next_run", "reached_dream_island"]
@@ -79,7 +79,7 @@ def deal(log: Log) -> None:
     """Gather every card, shuffle (A29) and deal three to each player, from the starting player."""
     state = log.state
     order = state.rng.stream().shuffled(range(len(state.table.deck.cards)))
-    seats = clockwise(state.starting_seat, state.table.players)
+    seats = state.table.rotations[state.starting_seat]
     log.add(DeckShuffled(Pile.ALL, len(order), order))
     for seat in seats:
         count = min(HAND_SIZE, len(log.state.draw))

@@ -65,6 +65,8 @@ class Table:
     """The first dream island space (A5, A20)."""
     numbers: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     """The distinct numbers printed on each card, by card id (A3)."""
+    rotations: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
+    """``rotations[first]``: every seat, clockwise from ``first`` (A1)."""
     plays: tuple[tuple[tuple[PlayCard, ...], ...], ...] = field(init=False, eq=False, repr=False)
     """``plays[seat][card]``: the ``PlayCard`` commands for each number on the card (A8)."""
     turns: tuple[tuple[Drive, Quit], ...] = field(init=False, eq=False, repr=False)
@@ -88,6 +90,7 @@ class Table:
         # legal_commands hands these out instead of building commands on every call: commands
         # are values, so every state and every game on equal tables may share them.
         seats = range(self.players)
+        put(self, "rotations", tuple(tuple((s + i) % self.players for i in seats) for s in seats))
         put(
             self,
             "plays",
