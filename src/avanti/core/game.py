@@ -1,7 +1,7 @@
 """The generic, immutable :class:`Game` aggregate: a setup, an event log and their state.
 
 Each game subclasses it once, naming its :class:`~avanti.core.ruleset.Ruleset`
-(``avanti.mare.Game``, ``avanti.Game``, ...). Every method returns a new ``Game`` and leaves the old
+(each game module's ``Game``). Every method returns a new ``Game`` and leaves the old
 one as it was, so a program may keep any earlier game around (for undo, for search, for display).
 
 A ruleset may also offer two optional methods that do what the core would otherwise do with its
