@@ -38,7 +38,16 @@ from tests.avanti.support import NAMES
 def test_a_draft_has_the_fields_of_a_state_in_order() -> None:
     assert Draft.__slots__ == tuple(a.name for a in fields(GameState))
     state = avanti.new_game(NAMES[:4], 3).state
-    assert Draft(state).freeze() == state
+    frozen = Draft(state).freeze()
+    assert type(frozen) is GameState
+    assert frozen == state
+    assert frozen == GameState(*(getattr(state, a.name) for a in fields(GameState)))
+
+
+def test_a_state_has_no_init_step_that_freezing_a_draft_would_skip() -> None:
+    assert all(a.validator is None and a.converter is None for a in fields(GameState))
+    assert not hasattr(GameState, "__attrs_post_init__")
+    assert not hasattr(GameState, "__attrs_pre_init__")
 
 
 def _one_by_one(state: GameState, events: tuple[avanti.Event, ...]) -> GameState:

@@ -74,7 +74,7 @@ def can_go_on(state: StateLike) -> tuple[int, ...]:
     """The seats that can go on: not quit and holding at least one card (A18)."""
     hands = state.hands
     quit = state.quit
-    return tuple(s for s in range(state.table.players) if not quit[s] and hands[s])
+    return tuple([s for s in range(state.table.players) if not quit[s] and hands[s]])
 
 
 def run_is_over(state: StateLike) -> bool:
@@ -84,7 +84,7 @@ def run_is_over(state: StateLike) -> bool:
     leader's owner can go on.
     """
     length = state.table.track_length
-    if any(distance >= length for distance in state.distances):
+    if max(state.distances) >= length:
         return True
     going = can_go_on(state)
     return not going or going == (standings(state)[0],)

@@ -35,11 +35,15 @@ __all__ = ["Log", "evolve", "fold"]
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    changed = list(values)  # a list copy and one store beat slicing for a handful of seats
+    changed[index] = value
+    return tuple(changed)
 
 
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return (*values[:index], values[index] + amount, *values[index + 1 :])
+    changed = list(values)
+    changed[index] += amount
+    return tuple(changed)
 
 
 def _run_started(draft: Draft, event: RunStarted) -> None:

@@ -277,30 +277,60 @@ class Draft:
         self.rng = state.rng
 
     def freeze(self) -> GameState:
-        """The frozen state with the draft's values."""
-        return GameState(
-            self.table,
-            self.phase,
-            self.run,
-            self.round,
-            self.starting_seat,
-            self.marker,
-            self.distances,
-            self.cash,
-            self.island,
-            self.hands,
-            self.draw,
-            self.discard,
-            self.laid,
-            self.quit,
-            self.order,
-            self.turn,
-            self.ranking,
-            self.invested,
-            self.winner,
-            self.rng,
-        )
+        """The frozen state with the draft's values.
+
+        It fills the new state's slots directly, as the generated ``__init__`` would, but
+        without looking each slot up by name: ``GameState`` has no validators, converters or
+        post-init step to skip (a test keeps it so).
+        """
+        state: GameState = _new(GameState)
+        _put_table(state, self.table)
+        _put_phase(state, self.phase)
+        _put_run(state, self.run)
+        _put_round(state, self.round)
+        _put_starting_seat(state, self.starting_seat)
+        _put_marker(state, self.marker)
+        _put_distances(state, self.distances)
+        _put_cash(state, self.cash)
+        _put_island(state, self.island)
+        _put_hands(state, self.hands)
+        _put_draw(state, self.draw)
+        _put_discard(state, self.discard)
+        _put_laid(state, self.laid)
+        _put_quit(state, self.quit)
+        _put_order(state, self.order)
+        _put_turn(state, self.turn)
+        _put_ranking(state, self.ranking)
+        _put_invested(state, self.invested)
+        _put_winner(state, self.winner)
+        _put_rng(state, self.rng)
+        return state
 
     def road_space(self, seat: int) -> int:
         """The road space of ``seat``'s car: distance past the marker, round the loop (A12)."""
         return (self.marker + self.distances[seat]) % self.table.track_length
+
+
+_new = object.__new__
+(
+    _put_table,
+    _put_phase,
+    _put_run,
+    _put_round,
+    _put_starting_seat,
+    _put_marker,
+    _put_distances,
+    _put_cash,
+    _put_island,
+    _put_hands,
+    _put_draw,
+    _put_discard,
+    _put_laid,
+    _put_quit,
+    _put_order,
+    _put_turn,
+    _put_ranking,
+    _put_invested,
+    _put_winner,
+    _put_rng,
+) = (getattr(GameState, name).__set__ for name in _FIELD_NAMES)
