@@ -64,7 +64,7 @@ def execute(
     """
     own = getattr(rules, "execute", None)
     if own is not None:
-        return cast(tuple[StateT, tuple[EventT, ...]], own(state, command))
+        return cast("tuple[StateT, tuple[EventT, ...]]", own(state, command))
     events = rules.decide(state, command)
     return fold(rules, state, events), events
 

@@ -38,6 +38,15 @@ from avanti.game.state import GameState, Phase, StateLike
 
 __all__ = ["decide", "decide_and_evolve", "investment_cost"]
 
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_MARKER = Phase.MARKER
+_PLANNING = Phase.PLANNING
+_DRIVING = Phase.DRIVING
+_INVESTING = Phase.INVESTING
+_OVER = Phase.OVER
+_VOLUNTARY = QuitReason.VOLUNTARY
+_DISCARD = Pile.DISCARD
+
 
 def _refuse(reason: Reason, rule: str, message: str, command: object) -> NoReturn:
     raise IllegalCommand(reason, message, rule=rule, command=command)
@@ -72,7 +81,7 @@ def _decide(state: GameState, command: Command) -> Log:
     if not _INTS.issuperset(map(type, _FIELDS[kind](command))):
         message = f"{command!r}: every field of a command is a whole number"
         _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         _refuse(Reason.GAME_OVER, "A20", "the game is over; no command is accepted", command)
     if not 0 <= command.seat < state.table.players:
         message = f"there is no seat {command.seat}; seats run 0..{state.table.players - 1}"
@@ -85,7 +94,7 @@ def _decide(state: GameState, command: Command) -> Log:
 def _place_marker(log: Log, command: PlaceEventMarker) -> None:
     """The starting player puts the event marker on any road space (A7)."""
     state = log.state
-    if state.phase is not Phase.MARKER:
+    if state.phase is not _MARKER:
         _refuse(Reason.WRONG_PHASE, "A7", "the event marker has already been placed", command)
     if command.seat != state.starting_seat:
         message = f"seat {state.starting_seat}, the starting player, places the event marker"
@@ -101,7 +110,7 @@ def _play_card(log: Log, command: PlayCard) -> None:
     """Lay a card face down with a chosen number (A8); when all have, driving begins (A10)."""
     state = log.state
     seat = command.seat
-    if state.phase is not Phase.PLANNING:
+    if state.phase is not _PLANNING:
         message = f"cards are laid in the planning step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A8", message, command)
     if state.quit[seat]:
@@ -125,7 +134,7 @@ def _play_card(log: Log, command: PlayCard) -> None:
 
 
 def _check_turn(state: StateLike, command: Drive | Quit) -> None:
-    if state.phase is not Phase.DRIVING:
+    if state.phase is not _DRIVING:
         message = f"players drive or quit in the driving step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A9", message, command)
     to_act = state.order[state.turn]
@@ -158,7 +167,7 @@ def _draw(log: Log, seat: int) -> None:
     state = log.state
     if not state.draw:
         order = state.rng.stream().shuffled(state.discard)
-        log.add(DeckShuffled(Pile.DISCARD, len(order), order))
+        log.add(DeckShuffled(_DISCARD, len(order), order))
     log.add(CardDrawn(seat, log.state.draw[0]))
 
 
@@ -168,7 +177,7 @@ def _quit(log: Log, command: Quit) -> None:
     _check_turn(state, command)
     laid = state.laid[command.seat]
     assert laid is not None  # every seat in the driving order has laid a card (A9)
-    log.add(PlayerQuit(command.seat, QuitReason.VOLUNTARY))
+    log.add(PlayerQuit(command.seat, _VOLUNTARY))
     log.add(CardDiscarded(command.seat, laid[0]))
     _end_turn(log)
 
@@ -199,7 +208,7 @@ def _invest(log: Log, command: Invest) -> None:
     state = log.state
     seat = command.seat
     steps = command.steps
-    if state.phase is not Phase.INVESTING:
+    if state.phase is not _INVESTING:
         message = f"players invest between delivery runs, not in the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A22", message, command)
     if state.invested[seat]:

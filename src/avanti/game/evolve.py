@@ -33,6 +33,15 @@ from avanti.game.state import Draft, GameState, Phase
 
 __all__ = ["Log", "evolve", "fold"]
 
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_MARKER = Phase.MARKER
+_PLANNING = Phase.PLANNING
+_DRIVING = Phase.DRIVING
+_INVESTING = Phase.INVESTING
+_OVER = Phase.OVER
+_VOLUNTARY = QuitReason.VOLUNTARY
+_ALL = Pile.ALL
+
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     changed = list(values)  # a list copy and one store beat slicing for a handful of seats
@@ -48,7 +57,7 @@ def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
 
 def _run_started(draft: Draft, event: RunStarted) -> None:
     n = draft.table.players
-    draft.phase = Phase.MARKER
+    draft.phase = _MARKER
     draft.run = event.run
     draft.round = 1
     draft.starting_seat = event.starting_seat
@@ -61,12 +70,12 @@ def _run_started(draft: Draft, event: RunStarted) -> None:
 
 
 def _marker_placed(draft: Draft, event: EventMarkerPlaced) -> None:
-    draft.phase = Phase.PLANNING
+    draft.phase = _PLANNING
     draft.marker = event.space
 
 
 def _deck_shuffled(draft: Draft, event: DeckShuffled) -> None:
-    if event.pile is Pile.ALL:
+    if event.pile is _ALL:
         n = draft.table.players
         draft.hands = ((),) * n
         draft.laid = (None,) * n
@@ -91,7 +100,7 @@ def _card_played(draft: Draft, event: CardPlayed) -> None:
 
 
 def _driving_began(draft: Draft, event: DrivingBegan) -> None:
-    draft.phase = Phase.DRIVING
+    draft.phase = _DRIVING
     draft.order = event.order
     draft.turn = 0
 
@@ -115,7 +124,7 @@ def _card_drawn(draft: Draft, event: CardDrawn) -> None:
 
 def _player_quit(draft: Draft, event: PlayerQuit) -> None:
     draft.quit = _set(draft.quit, event.seat, True)
-    if event.reason is QuitReason.VOLUNTARY:
+    if event.reason is _VOLUNTARY:
         draft.turn += 1
 
 
@@ -132,14 +141,14 @@ def _bank_paid(draft: Draft, event: BankPaid) -> None:
 
 
 def _round_started(draft: Draft, event: RoundStarted) -> None:
-    draft.phase = Phase.PLANNING
+    draft.phase = _PLANNING
     draft.round = event.round
     draft.order = ()
     draft.turn = 0
 
 
 def _run_ended(draft: Draft, event: RunEnded) -> None:
-    draft.phase = Phase.INVESTING
+    draft.phase = _INVESTING
     draft.ranking = event.ranking
     draft.order = ()
     draft.turn = 0
@@ -162,7 +171,7 @@ def _invested(draft: Draft, event: Invested) -> None:
 
 
 def _game_ended(draft: Draft, event: GameEnded) -> None:
-    draft.phase = Phase.OVER
+    draft.phase = _OVER
     draft.winner = event.winner
 
 

@@ -11,6 +11,12 @@ from avanti.game.state import GameState, Phase
 
 __all__ = ["affordable_steps", "legal_commands"]
 
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_MARKER = Phase.MARKER
+_PLANNING = Phase.PLANNING
+_DRIVING = Phase.DRIVING
+_INVESTING = Phase.INVESTING
+
 
 def legal_commands(state: GameState) -> tuple[Command, ...]:
     """Every command any seat may issue in ``state``; each executes, nothing else does.
@@ -23,7 +29,7 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
     phase = state.phase
     table = state.table
     commands: list[Command] = []
-    if phase is Phase.PLANNING:
+    if phase is _PLANNING:
         quit = state.quit
         laid = state.laid
         hands = state.hands
@@ -32,15 +38,15 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
                 for card in hands[seat]:
                     commands += plays[card]
         return tuple(commands)
-    if phase is Phase.DRIVING:
+    if phase is _DRIVING:
         return table.turns[state.order[state.turn]]
-    if phase is Phase.INVESTING:
+    if phase is _INVESTING:
         invested = state.invested
         for seat, investments in enumerate(table.investments):
             if not invested[seat]:
                 commands += investments[: affordable_steps(state, seat) + 1]
         return tuple(commands)
-    if phase is Phase.MARKER:
+    if phase is _MARKER:
         return table.markers[state.starting_seat]
     return ()
 

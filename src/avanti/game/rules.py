@@ -29,6 +29,10 @@ from avanti.game.views import View, redact, view
 
 __all__ = ["CODEC", "RULES", "AvantiRules", "Outcome", "cause", "outcome"]
 
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_OVER = Phase.OVER
+_VOLUNTARY = QuitReason.VOLUNTARY
+
 
 @frozen
 class Outcome:
@@ -45,7 +49,7 @@ class Outcome:
 
 def outcome(state: GameState) -> Outcome | None:
     """The result once the game is over, else ``None``."""
-    if state.phase is not Phase.OVER or state.winner is None:
+    if state.phase is not _OVER or state.winner is None:
         return None
     return Outcome(state.winner, final_ranking(state), state.island)
 
@@ -62,7 +66,7 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, CarMoved):
         return Drive(event.seat)
     if isinstance(event, PlayerQuit):
-        return QuitCommand(event.seat) if event.reason is QuitReason.VOLUNTARY else None
+        return QuitCommand(event.seat) if event.reason is _VOLUNTARY else None
     if isinstance(event, Invested):
         return Invest(event.seat, event.steps)
     if isinstance(event, EventMarkerPlaced) and event.seat is not None:
