@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import attrs
-
 from avanti.autorama.cards import BOOST_COST, Kind, kind_of
 from avanti.autorama.events import (
     AdvisorHired,
@@ -63,8 +61,7 @@ def seat_with_lowest_offer(state: GameState) -> int:
 
 
 def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
-    return attrs.evolve(
-        state,
+    return state.but(
         advisor_deck=e.advisors or (),
         vehicle_deck=e.vehicles or (),
         check_deck=e.checks or (),
@@ -80,8 +77,7 @@ def _new_round(
 ) -> GameState:
     """A fresh round of ``phase`` with ``table`` face up: every per-round fact is cleared."""
     n = state.players
-    return attrs.evolve(
-        state,
+    return state.but(
         phase=phase,
         step=Step.OFFERING,
         round=round,
@@ -111,19 +107,18 @@ def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
 
 
 def _bid(state: GameState, e: BidPlaced) -> GameState:
-    return attrs.evolve(
-        state, bids=_put(state.bids, e.seat, e.amount), turn=next_active(state.active, e.seat)
+    return state.but(
+        bids=_put(state.bids, e.seat, e.amount), turn=next_active(state.active, e.seat)
     )
 
 
 def _passed(state: GameState, e: Passed) -> GameState:
     active = _put(state.active, e.seat, False)
-    return attrs.evolve(state, active=active, turn=next_active(active, e.seat))
+    return state.but(active=active, turn=next_active(active, e.seat))
 
 
 def _hired(state: GameState, e: AdvisorHired) -> GameState:
-    return attrs.evolve(
-        state,
+    return state.but(
         cash=_put(state.cash, e.seat, state.cash[e.seat] - e.paid),
         bids=_put(state.bids, e.seat, None),
         active=_put(state.active, e.seat, False),
@@ -134,7 +129,7 @@ def _hired(state: GameState, e: AdvisorHired) -> GameState:
 
 def _consultant(state: GameState, e: ConsultantPaid) -> GameState:
     cash = _put(state.cash, e.payer, state.cash[e.payer] - e.amount)
-    return attrs.evolve(state, cash=_put(cash, e.seat, cash[e.seat] + e.amount))
+    return state.but(cash=_put(cash, e.seat, cash[e.seat] + e.amount))
 
 
 def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
@@ -151,8 +146,7 @@ def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
 
 def _played(state: GameState, e: AdvisorPlayed) -> GameState:
     cost = BOOST_COST if e.boosted else 0
-    return attrs.evolve(
-        state,
+    return state.but(
         advisors=_put(state.advisors, e.seat, _without(state.advisors[e.seat], e.advisor)),
         played=_put(state.played, e.seat, e.advisor),
         boosted=_put(state.boosted, e.seat, e.boosted),
@@ -168,8 +162,7 @@ def _bought(state: GameState, e: VehicleBought) -> GameState:
         kept = _put(kept, e.seat, _with(kept[e.seat], e.advisor))
     else:
         spent = _with(spent, e.advisor)
-    return attrs.evolve(
-        state,
+    return state.but(
         vehicles=_put(state.vehicles, e.seat, _with(state.vehicles[e.seat], e.vehicle)),
         table=_without(state.table, e.vehicle),
         played=_put(state.played, e.seat, None),
@@ -180,7 +173,7 @@ def _bought(state: GameState, e: VehicleBought) -> GameState:
 
 
 def _bonus(state: GameState, e: BonusReceived) -> GameState:
-    return attrs.evolve(state, cash=_put(state.cash, e.seat, state.cash[e.seat] + e.amount))
+    return state.but(cash=_put(state.cash, e.seat, state.cash[e.seat] + e.amount))
 
 
 def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
@@ -198,8 +191,7 @@ def _offered(state: GameState, e: VehiclesOffered) -> GameState:
     hand = state.vehicles[e.seat]
     for vehicle in e.vehicles or ():
         hand = _without(hand, vehicle)
-    return attrs.evolve(
-        state,
+    return state.but(
         vehicles=_put(state.vehicles, e.seat, hand),
         offers=_put(state.offers, e.seat, e.vehicles),
         lawyers=_put(state.lawyers, e.seat, e.lawyer),
@@ -211,22 +203,21 @@ def _next_step(state: GameState) -> GameState:
     pending = [s for s in range(state.players) if len(state.offers[s] or ()) == 2]
     if pending:
         first = min(pending, key=lambda s: state.lawyers[s] or 0)
-        return attrs.evolve(state, step=Step.TAKING_BACK, turn=first)
+        return state.but(step=Step.TAKING_BACK, turn=first)
     lowest = seat_with_lowest_offer(state)
     if not state.mechanic and any(kind_of(a) is Kind.MECHANIC for a in state.kept[lowest]):
-        return attrs.evolve(state, step=Step.MECHANIC, turn=lowest)
-    return attrs.evolve(state, step=Step.SETTLING, turn=None)
+        return state.but(step=Step.MECHANIC, turn=lowest)
+    return state.but(step=Step.SETTLING, turn=None)
 
 
 def _revealed(state: GameState, e: OffersRevealed) -> GameState:
-    return _next_step(attrs.evolve(state, offers=tuple(e.offers), revealed=True))
+    return _next_step(state.but(offers=tuple(e.offers), revealed=True))
 
 
 def _taken_back(state: GameState, e: VehicleTakenBack) -> GameState:
     offer = _without(state.offers[e.seat] or (), e.vehicle)
     return _next_step(
-        attrs.evolve(
-            state,
+        state.but(
             offers=_put(state.offers, e.seat, offer),
             vehicles=_put(state.vehicles, e.seat, _with(state.vehicles[e.seat], e.vehicle)),
         )
@@ -234,16 +225,14 @@ def _taken_back(state: GameState, e: VehicleTakenBack) -> GameState:
 
 
 def _lawyer_discarded(state: GameState, e: LawyerDiscarded) -> GameState:
-    return attrs.evolve(
-        state,
+    return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.lawyer)),
         spent=_with(state.spent, e.lawyer),
     )
 
 
 def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
-    return attrs.evolve(
-        state,
+    return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.mechanic)),
         spent=_with(state.spent, e.mechanic),
         mechanic=True,
@@ -253,12 +242,11 @@ def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
 
 
 def _mechanic_declined(state: GameState, e: MechanicDeclined) -> GameState:
-    return attrs.evolve(state, step=Step.SETTLING, turn=None)
+    return state.but(step=Step.SETTLING, turn=None)
 
 
 def _sold(state: GameState, e: VehicleSold) -> GameState:
-    return attrs.evolve(
-        state,
+    return state.but(
         offers=_put(state.offers, e.seat, None),
         sold=_with(state.sold, e.vehicle),
         table=_without(state.table, e.check),
@@ -267,7 +255,7 @@ def _sold(state: GameState, e: VehicleSold) -> GameState:
 
 
 def _ended(state: GameState, e: GameEnded) -> GameState:
-    return attrs.evolve(state, phase=Phase.OVER, turn=None)
+    return state.but(phase=Phase.OVER, turn=None)
 
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {

@@ -7,8 +7,10 @@ cards, everybody's cash and hands, secret offers and the seeded generator.
 from __future__ import annotations
 
 import enum
+from operator import attrgetter
+from typing import Any
 
-from attrs import frozen
+from attrs import fields, frozen
 
 from avanti.autorama.setup import Options, Phase
 from avanti.core import Rng
@@ -87,3 +89,19 @@ class GameState:
     checks: tuple[tuple[int, ...], ...]
     """Checks won."""
     rng: Rng
+
+    def but(self, **changes: Any) -> GameState:
+        """A copy with some fields replaced, checking nothing (what ``evolve`` needs).
+
+        It reads every field at once and calls the constructor positionally, several times
+        cheaper than ``attrs.evolve`` (DESIGN "Performance principles").
+        """
+        values = list(_all_fields(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return GameState(*values)
+
+
+_FIELD_NAMES = tuple(a.name for a in fields(GameState))
+_FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
+_all_fields = attrgetter(*_FIELD_NAMES)
