@@ -22,7 +22,11 @@ __all__ = ["Emitter", "refuse"]
 
 
 class Emitter:
-    """Collects the events of one command, folding each so the next sees its effect."""
+    """Collects the events of one command, folding each so the next sees its effect.
+
+    Each phase's ``decide_*`` returns its emitter: the events, and in ``state`` the state they
+    fold to, so executing a command need not fold them again.
+    """
 
     __slots__ = ("events", "state")
 

@@ -7,7 +7,6 @@ import itertools
 from avanti.autorama.cards import Kind, kind_of
 from avanti.autorama.commands import Command, DeclineMechanic, Offer, TakeBack, UseMechanic
 from avanti.autorama.events import (
-    Event,
     LawyerDiscarded,
     MechanicDeclined,
     MechanicUsed,
@@ -49,7 +48,7 @@ def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
         refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule, command)
 
 
-def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
+def decide_offer(state: GameState, command: Offer) -> Emitter:
     """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
     _in_step(state, Step.OFFERING, command, "F14")
     seat, vehicles = command.seat, tuple(command.vehicles)
@@ -76,10 +75,10 @@ def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
     if all(offer is not None for offer in offers):
         em.emit(OffersRevealed(tuple(offer or () for offer in offers)))
         _settle_if_ready(em)
-    return em.result()
+    return em
 
 
-def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
+def decide_take_back(state: GameState, command: TakeBack) -> Emitter:
     """F15: after the reveal, Lawyer users take one vehicle back, the lowest Lawyer first."""
     _in_step(state, Step.TAKING_BACK, command, "F15")
     seat = command.seat
@@ -98,10 +97,10 @@ def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
     if state.options.lawyer_single_use and lawyer is not None:
         em.emit(LawyerDiscarded(seat, lawyer))
     _settle_if_ready(em)
-    return em.result()
+    return em
 
 
-def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> tuple[Event, ...]:
+def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> Emitter:
     """F16: the owner of the lowest vehicle may discard a Mechanic for the second-lowest check."""
     _in_step(state, Step.MECHANIC, command, "F16")
     seat = command.seat
@@ -119,7 +118,7 @@ def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) ->
     else:
         em.emit(MechanicDeclined(seat))
     _settle_if_ready(em)
-    return em.result()
+    return em
 
 
 def _settle_if_ready(em: Emitter) -> None:
