@@ -40,6 +40,10 @@ REPLAY_TARGET = 0.2
 SCALING_TARGET = 1.7
 """Two worker processes must play at least this many times the games per second of one."""
 
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+"""What a single-process figure is timed with. CPU time (the default) leaves out the time this
+process waits while others run, which on a shared machine is most of the noise."""
+
 
 def machine() -> dict[str, Any]:
     """The machine the figures were measured on: CPU model, cores, load, Python."""
@@ -100,11 +104,11 @@ def load_yardsticks() -> dict[str, Any]:
     return {name: pyspiel.load_game(name) for name in YARDSTICKS}
 
 
-def yardstick_step(game: Any, games: int, seed: int = 5) -> float:
+def yardstick_step(game: Any, games: int, clock: Callable[[], float], seed: int = 5) -> float:
     """Seconds per step of OpenSpiel's random-play loop: chance outcomes and actions alike."""
     stream = Rng(seed).stream()
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -114,7 +118,7 @@ def yardstick_step(game: Any, games: int, seed: int = 5) -> float:
                 action = stream.choice(state.legal_actions())
             state.apply_action(action)
             steps += 1
-    return (time.perf_counter() - start) / steps
+    return (clock() - start) / steps
 
 
 def _median(repeats: int, run: Callable[[], float]) -> float:
@@ -123,71 +127,78 @@ def _median(repeats: int, run: Callable[[], float]) -> float:
 
 
 def measure_game(
-    info: GameInfo, games: int, repeats: int, yardsticks: dict[str, Any]
+    info: GameInfo,
+    games: int,
+    repeats: int,
+    yardsticks: dict[str, Any],
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Any]:
     """Every figure for one game; each step repeat runs right after a repeat of each yardstick."""
     players = PLAYERS.get(info.name, 3)
     steps_us: list[float] = []
     yard_us: dict[str, list[float]] = {name: [] for name in yardsticks}
     ratios: dict[str, list[float]] = {name: [] for name in yardsticks}
+    _random_games(info, players, 2, seed=0)  # warm up: import the game, build its tables
+    for yardstick in yardsticks.values():
+        yardstick_step(yardstick, 2, clock)
     for _ in range(repeats):
         for name, yardstick in yardsticks.items():
-            yard_us[name].append(yardstick_step(yardstick, games * 5) * 1e6)
-        start = time.perf_counter()
+            yard_us[name].append(yardstick_step(yardstick, games * 5, clock) * 1e6)
+        start = clock()
         _, _, steps = _random_games(info, players, games, seed=1)
-        steps_us.append((time.perf_counter() - start) / steps * 1e6)
+        steps_us.append((clock() - start) / steps * 1e6)
         for name in yardsticks:
             ratios[name].append(steps_us[-1] / yard_us[name][-1])
 
     def game_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         _random_games(info, players, games, seed=2)
-        return (time.perf_counter() - start) / games
+        return (clock() - start) / games
 
     sample, sample_commands, _ = _random_games(info, players, max(2, games // 4), seed=3)
     events = sum(len(g.events) for g in sample)
     cls = type(sample[0])
 
     def replay_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for g in sample:
             cls.replay(g.setup, g.events, verify=False)
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     def execute_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for g, played in zip(sample, sample_commands, strict=True):
             game = cls.new(g.setup)
             for command in played:
                 game = game.execute(command)
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     def checked_replay_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for g in sample:
             cls.replay(g.setup, g.events)
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     texts = [g.dumps() for g in sample]
     codec = cls.rules().codec
 
     def dumps_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for g in sample:
             g.dumps()
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     def decode_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for text in texts:
             codec.loads(text)
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     def loads_cost() -> float:
-        start = time.perf_counter()
+        start = clock()
         for text in texts:
             cls.loads(text)
-        return (time.perf_counter() - start) / events
+        return (clock() - start) / events
 
     figures: dict[str, Any] = {
         "players": players,
@@ -278,6 +289,7 @@ def report(results: dict[str, Any]) -> None:
     m = results["machine"]
     print(f"Machine: {m['cpu']}, {m['cores']} cores, load average {m['load_average']}")
     print(f"Python:  {m['python']} on {m['platform']}")
+    print(f"Clock:   {results['clock']} time for one-process figures, wall time for workers")
     for name, f in results["games"].items():
         print(f"\n{GAMES[name].title} ({f['players']} players, random bots)")
         print(f"  random-play step       {f['step_us']:9.1f} us")
@@ -335,12 +347,17 @@ def main() -> None:
     parser.add_argument(
         "--scaling-games", type=int, default=1600, help="games per scaling run (0 to skip)"
     )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="cpu", help="timer of one-process figures"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     yardsticks = load_yardsticks()
-    results: dict[str, Any] = {"machine": machine(), "games": {}}
+    results: dict[str, Any] = {"machine": machine(), "clock": args.clock, "games": {}}
     for name in args.game or GAMES:
-        results["games"][name] = measure_game(GAMES[name], args.games, args.repeats, yardsticks)
+        results["games"][name] = measure_game(
+            GAMES[name], args.games, args.repeats, yardsticks, CLOCKS[args.clock]
+        )
     if args.scaling_games > 0:
         name = "avanti" if "avanti" in results["games"] else next(iter(results["games"]))
         results["scaling"] = {"game": name}
