@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from avanti.catalog import GAMES, GameInfo
+from avanti.core.game import execute
 from avanti.core.rng import Rng
 
 PLAYERS = {"avanti": 4, "autorama": 4, "mare": 3}
@@ -91,6 +92,21 @@ def _random_games(
     return finished, commands, steps
 
 
+def _ruleset_steps(info: GameInfo, players: int, games: int, seed: int) -> int:
+    """The random-play loop on bare states through the ruleset, as a search bot would run it:
+    no ``Game`` aggregate and no event log. Returns the step count."""
+    names = [f"P{i}" for i in range(players)]
+    stream = Rng(seed).stream()
+    steps = 0
+    for n in range(games):
+        state = info.new_game(names, seed=seed + n).state
+        rules = info.load().Game.rules()
+        while rules.outcome(state) is None:
+            state = execute(rules, state, stream.choice(rules.legal_commands(state)))[0]
+            steps += 1
+    return steps
+
+
 def load_yardsticks() -> dict[str, Any]:
     """OpenSpiel's pure-Python games by name; empty when OpenSpiel is not installed."""
     try:
@@ -150,6 +166,11 @@ def measure_game(
         for name in yardsticks:
             ratios[name].append(steps_us[-1] / yard_us[name][-1])
 
+    def ruleset_step() -> float:
+        start = clock()
+        steps = _ruleset_steps(info, players, games, seed=1)
+        return (clock() - start) / steps
+
     def game_cost() -> float:
         start = clock()
         _random_games(info, players, games, seed=2)
@@ -205,6 +226,7 @@ def measure_game(
         "step_us": statistics.median(steps_us),
         "yardstick_step_us": {name: statistics.median(us) for name, us in yard_us.items()},
         "step_ratio": {name: statistics.median(r) for name, r in ratios.items()},
+        "ruleset_step_us": _median(repeats, ruleset_step) * 1e6,
         "games_per_s": 1 / _median(repeats, game_cost),
         "evolve_us": _median(repeats, replay_cost) * 1e6,
         "execute_us": _median(repeats, execute_cost) * 1e6,
@@ -296,6 +318,7 @@ def report(results: dict[str, Any]) -> None:
         for yard, us in f["yardstick_step_us"].items():
             ratio = f["step_ratio"][yard]
             print(f"    {yard + ' step':28s} {us:7.1f} us  ours / theirs {ratio:5.2f}")
+        print(f"  step on bare states    {f['ruleset_step_us']:9.1f} us   (ruleset, no Game)")
         per_game = f"({f['events_per_game']:.0f} events)"
         print(f"  full games per second  {f['games_per_s']:9.1f}   {per_game}")
         print(f"  replay evolve / event  {f['evolve_us']:9.2f} us")

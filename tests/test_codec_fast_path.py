@@ -13,9 +13,10 @@ import random
 from typing import Any
 
 import pytest
+from attrs import frozen
 
 from avanti.catalog import GAMES
-from avanti.core.codec import _MISS, Codec
+from avanti.core.codec import _MISS, Codec, _fast, _fast_reader
 from avanti.core.errors import DecodeError
 
 PLAYERS = {"avanti": 4, "mare": 3, "autorama": 4}
@@ -136,3 +137,31 @@ def test_values_slightly_off_are_judged_by_the_strict_path(name: str) -> None:
                 assert _read(codec, odd, codec.setup_type) == _strict_or_error(
                     codec, odd, codec.setup_type
                 )
+
+
+@frozen
+class _Inner:
+    pair: tuple[int, str]
+    ratio: float
+
+
+@frozen
+class _Outer:
+    inner: _Inner
+    inners: tuple[_Inner, ...]
+    flag: bool
+    other: dict[str, int]
+
+
+def test_a_fast_reader_reads_exact_shapes_and_leaves_the_rest() -> None:
+    read = _fast(_fast_reader(_Outer, tagged=False))
+    inner = {"pair": [1, "a"], "ratio": 0.5}
+    good: dict[str, Any] = {"inner": inner, "inners": [inner], "flag": True, "other": {}}
+    # a dict field has no fast reading: the whole object goes to the strict path
+    assert read(good) is _MISS
+    read_inner = _fast(_fast_reader(_Inner, tagged=False))
+    assert read_inner(inner) == _Inner((1, "a"), 0.5)
+    assert read_inner({"pair": [1, "a", 2], "ratio": 0.5}) is _MISS
+    assert read_inner({"pair": [1, "a"], "ratio": 1}) is _MISS  # strict turns 1 into 1.0
+    assert read_inner({"pair": (1, "a"), "ratio": 0.5}) is _MISS
+    assert read_inner({"pair": [1, "a"], "ratio": 0.5, "type": "x"}) is _MISS
