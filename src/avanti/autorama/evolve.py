@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from avanti.autorama.cards import BOOST_COST, Kind, kind_of
@@ -29,11 +29,12 @@ from avanti.autorama.events import (
     VehicleTakenBack,
 )
 from avanti.autorama.setup import Phase
-from avanti.autorama.state import GameState, Step
+from avanti.autorama.state import Draft, GameState, StateLike, Step
 
-__all__ = ["evolve", "next_active", "seat_with_lowest_offer"]
+__all__ = ["apply", "evolve", "fold", "next_active", "seat_with_lowest_offer"]
 
 T = TypeVar("T")
+S = TypeVar("S", bound=StateLike)
 
 
 def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -55,12 +56,12 @@ def next_active(active: tuple[bool, ...], seat: int) -> int:
     return next((seat + k) % n for k in range(1, n + 1) if k == n or active[(seat + k) % n])
 
 
-def seat_with_lowest_offer(state: GameState) -> int:
+def seat_with_lowest_offer(state: StateLike) -> int:
     """The seat whose offered vehicle is the lowest (F16), once every offer is one vehicle."""
     return min(range(state.players), key=lambda s: min(state.offers[s] or (99,)))
 
 
-def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
+def _shuffled(state: S, e: DecksShuffled) -> S:
     return state.but(
         advisor_deck=e.advisors or (),
         vehicle_deck=e.vehicles or (),
@@ -72,9 +73,7 @@ def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
     )
 
 
-def _new_round(
-    state: GameState, phase: Phase, round: int, table: tuple[int, ...], **changes: Any
-) -> GameState:
+def _new_round(state: S, phase: Phase, round: int, table: tuple[int, ...], **changes: Any) -> S:
     """A fresh round of ``phase`` with ``table`` face up: every per-round fact is cleared."""
     n = state.players
     return state.but(
@@ -94,7 +93,7 @@ def _new_round(
     )
 
 
-def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
+def _advisors_revealed(state: S, e: AdvisorsRevealed) -> S:
     return _new_round(
         state,
         Phase.HIRING,
@@ -106,18 +105,18 @@ def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
     )
 
 
-def _bid(state: GameState, e: BidPlaced) -> GameState:
+def _bid(state: S, e: BidPlaced) -> S:
     return state.but(
         bids=_put(state.bids, e.seat, e.amount), turn=next_active(state.active, e.seat)
     )
 
 
-def _passed(state: GameState, e: Passed) -> GameState:
+def _passed(state: S, e: Passed) -> S:
     active = _put(state.active, e.seat, False)
     return state.but(active=active, turn=next_active(active, e.seat))
 
 
-def _hired(state: GameState, e: AdvisorHired) -> GameState:
+def _hired(state: S, e: AdvisorHired) -> S:
     return state.but(
         cash=_put(state.cash, e.seat, state.cash[e.seat] - e.paid),
         bids=_put(state.bids, e.seat, None),
@@ -127,12 +126,12 @@ def _hired(state: GameState, e: AdvisorHired) -> GameState:
     )
 
 
-def _consultant(state: GameState, e: ConsultantPaid) -> GameState:
+def _consultant(state: S, e: ConsultantPaid) -> S:
     cash = _put(state.cash, e.payer, state.cash[e.payer] - e.amount)
     return state.but(cash=_put(cash, e.seat, cash[e.seat] + e.amount))
 
 
-def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
+def _vehicles_revealed(state: S, e: VehiclesRevealed) -> S:
     return _new_round(
         state,
         Phase.BUYING,
@@ -144,7 +143,7 @@ def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
     )
 
 
-def _played(state: GameState, e: AdvisorPlayed) -> GameState:
+def _played(state: S, e: AdvisorPlayed) -> S:
     cost = BOOST_COST if e.boosted else 0
     return state.but(
         advisors=_put(state.advisors, e.seat, _without(state.advisors[e.seat], e.advisor)),
@@ -155,7 +154,7 @@ def _played(state: GameState, e: AdvisorPlayed) -> GameState:
     )
 
 
-def _bought(state: GameState, e: VehicleBought) -> GameState:
+def _bought(state: S, e: VehicleBought) -> S:
     """F12: the advisor is kept face up or spent, by its kind."""
     kept, spent = state.kept, state.spent
     if kind_of(e.advisor).kept_after_buying:
@@ -172,11 +171,11 @@ def _bought(state: GameState, e: VehicleBought) -> GameState:
     )
 
 
-def _bonus(state: GameState, e: BonusReceived) -> GameState:
+def _bonus(state: S, e: BonusReceived) -> S:
     return state.but(cash=_put(state.cash, e.seat, state.cash[e.seat] + e.amount))
 
 
-def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
+def _checks_revealed(state: S, e: ChecksRevealed) -> S:
     return _new_round(
         state,
         Phase.SELLING,
@@ -187,7 +186,7 @@ def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
     )
 
 
-def _offered(state: GameState, e: VehiclesOffered) -> GameState:
+def _offered(state: S, e: VehiclesOffered) -> S:
     hand = state.vehicles[e.seat]
     for vehicle in e.vehicles or ():
         hand = _without(hand, vehicle)
@@ -198,7 +197,7 @@ def _offered(state: GameState, e: VehiclesOffered) -> GameState:
     )
 
 
-def _next_step(state: GameState) -> GameState:
+def _next_step(state: S) -> S:
     """After the reveal or a take-back: who acts next in this round of phase 3 (F15, F16)."""
     pending = [s for s in range(state.players) if len(state.offers[s] or ()) == 2]
     if pending:
@@ -210,11 +209,11 @@ def _next_step(state: GameState) -> GameState:
     return state.but(step=Step.SETTLING, turn=None)
 
 
-def _revealed(state: GameState, e: OffersRevealed) -> GameState:
+def _revealed(state: S, e: OffersRevealed) -> S:
     return _next_step(state.but(offers=tuple(e.offers), revealed=True))
 
 
-def _taken_back(state: GameState, e: VehicleTakenBack) -> GameState:
+def _taken_back(state: S, e: VehicleTakenBack) -> S:
     offer = _without(state.offers[e.seat] or (), e.vehicle)
     return _next_step(
         state.but(
@@ -224,14 +223,14 @@ def _taken_back(state: GameState, e: VehicleTakenBack) -> GameState:
     )
 
 
-def _lawyer_discarded(state: GameState, e: LawyerDiscarded) -> GameState:
+def _lawyer_discarded(state: S, e: LawyerDiscarded) -> S:
     return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.lawyer)),
         spent=_with(state.spent, e.lawyer),
     )
 
 
-def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
+def _mechanic_used(state: S, e: MechanicUsed) -> S:
     return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.mechanic)),
         spent=_with(state.spent, e.mechanic),
@@ -241,11 +240,11 @@ def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
     )
 
 
-def _mechanic_declined(state: GameState, e: MechanicDeclined) -> GameState:
+def _mechanic_declined(state: S, e: MechanicDeclined) -> S:
     return state.but(step=Step.SETTLING, turn=None)
 
 
-def _sold(state: GameState, e: VehicleSold) -> GameState:
+def _sold(state: S, e: VehicleSold) -> S:
     return state.but(
         offers=_put(state.offers, e.seat, None),
         sold=_with(state.sold, e.vehicle),
@@ -254,11 +253,11 @@ def _sold(state: GameState, e: VehicleSold) -> GameState:
     )
 
 
-def _ended(state: GameState, e: GameEnded) -> GameState:
+def _ended(state: S, e: GameEnded) -> S:
     return state.but(phase=Phase.OVER, turn=None)
 
 
-_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
+_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     DecksShuffled: _shuffled,
     AdvisorsRevealed: _advisors_revealed,
     BidPlaced: _bid,
@@ -283,4 +282,20 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
 
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event`` (F1-F20). Trusts the event: it never checks, never draws."""
-    return _HANDLERS[type(event)](state, event)
+    result: GameState = _HANDLERS[type(event)](state, event)
+    return result
+
+
+def apply(draft: Draft, event: Event) -> None:
+    """Fold ``event`` into ``draft`` in place: what ``evolve`` does, without a new state."""
+    _HANDLERS[type(event)](draft, event)
+
+
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
+    """The state after every event in turn, building one frozen state at the end."""
+    draft: Draft | None = None
+    for event in events:
+        if draft is None:
+            draft = Draft(state)
+        _HANDLERS[type(event)](draft, event)
+    return state if draft is None else draft.freeze()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from avanti.autorama.buying import decide_play, legal_buying
 from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
@@ -32,7 +33,7 @@ from avanti.autorama.events import (
     VehiclesRevealed,
     VehicleTakenBack,
 )
-from avanti.autorama.evolve import evolve
+from avanti.autorama.evolve import evolve, fold
 from avanti.autorama.flow import Emitter
 from avanti.autorama.hiring import decide_bid, decide_pass, legal_hiring
 from avanti.autorama.scoring import Outcome, score
@@ -224,7 +225,7 @@ def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tu
     :raises IllegalCommand: as :func:`decide`.
     """
     emitter = _decide(state, command)
-    return emitter.state, emitter.result()
+    return emitter.state.freeze(), emitter.result()
 
 
 def _decide(state: GameState, command: Command) -> Emitter:
@@ -317,6 +318,10 @@ class AutoramaRules:
     def execute(self, state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
         """``decide`` and ``evolve`` in one pass (see :func:`decide_and_evolve`)."""
         return decide_and_evolve(state, command)
+
+    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
+        """The state after every event in turn, one frozen state at the end."""
+        return fold(state, events)
 
     def legal_commands(self, state: GameState) -> tuple[Command, ...]:
         """See :func:`avanti.autorama.legal_commands`."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from avanti.autorama.cards import Kind, kind_of
-from avanti.autorama.state import GameState
+from avanti.autorama.state import StateLike
 
 Pairs = tuple[tuple[int, int], ...]
 """(advisor, index of check) pairs."""
@@ -111,7 +111,7 @@ def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: 
     return Score(seat, checks, assignments, check_total, cash, bonus, check_total + cash + bonus)
 
 
-def score(state: GameState) -> Outcome:
+def score(state: StateLike) -> Outcome:
     """F19, F20: every seat's score, and the winners: most money, then most cash, else shared."""
     scores = tuple(
         score_seat(s, state.checks[s], state.kept[s], state.cash[s]) for s in range(state.players)
