@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from avanti.autorama.cards import Kind, kind_of
 from avanti.autorama.commands import Bid, Command, Pass
 from avanti.autorama.events import AdvisorHired, BidPlaced, ConsultantPaid, Passed
@@ -89,7 +91,11 @@ def legal_hiring(state: GameState) -> tuple[Command, ...]:
     """F4, F5: the seat to act may pass or bid any amount from the lowest legal bid to its cash."""
     seat = state.turn
     assert seat is not None
-    bids: tuple[Command, ...] = tuple(
-        Bid(seat, amount) for amount in range(_lowest_legal_bid(state), state.cash[seat] + 1)
-    )
-    return (Pass(seat), *bids)
+    return _hiring_commands(seat, _lowest_legal_bid(state), state.cash[seat])
+
+
+@functools.lru_cache(maxsize=1024)
+def _hiring_commands(seat: int, lowest: int, highest: int) -> tuple[Command, ...]:
+    """``Pass`` and every ``Bid`` from ``lowest`` to ``highest``, built once for each range:
+    commands are values, and a bot asks for the same few ranges game after game."""
+    return (Pass(seat), *(Bid(seat, amount) for amount in range(lowest, highest + 1)))

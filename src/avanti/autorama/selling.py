@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from avanti.autorama.cards import Kind, kind_of
@@ -136,6 +137,16 @@ def _settle_if_ready(em: Emitter) -> None:
     em.next_checks()
 
 
+@functools.lru_cache(maxsize=4096)
+def _offers(seat: int, hand: tuple[int, ...], pairs: bool) -> tuple[Offer, ...]:
+    """Every single vehicle of ``hand`` offered, then every pair if ``pairs`` (F14, F15); built
+    once per hand, since commands are values."""
+    singles = tuple(Offer(seat, (v,)) for v in hand)
+    if not pairs:
+        return singles
+    return singles + tuple(Offer(seat, pair) for pair in itertools.combinations(hand, 2))
+
+
 def legal_selling(state: GameState) -> tuple[Command, ...]:
     """Every offer still open (F14, F15), the take-backs (F15) or the Mechanic choice (F16)."""
     if state.step is Step.OFFERING:
@@ -143,10 +154,7 @@ def legal_selling(state: GameState) -> tuple[Command, ...]:
         for seat in range(state.players):
             if state.offers[seat] is not None:
                 continue
-            hand = state.vehicles[seat]
-            commands.extend(Offer(seat, (v,)) for v in hand)
-            if lawyer_for(state, seat) is not None:
-                commands.extend(Offer(seat, pair) for pair in itertools.combinations(hand, 2))
+            commands += _offers(seat, state.vehicles[seat], lawyer_for(state, seat) is not None)
         return tuple(commands)
     actor = state.turn
     assert actor is not None
