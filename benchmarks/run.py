@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import platform
@@ -157,23 +158,25 @@ def measure_game(
     _random_games(info, players, 2, seed=0)  # warm up: import the game, build its tables
     for yardstick in yardsticks.values():
         yardstick_step(yardstick, 2, clock)
+    # Fresh seeds for every timed run: no cache inside the library may see the same games twice.
+    seeds = itertools.count(1, 1000)
     for _ in range(repeats):
         for name, yardstick in yardsticks.items():
             yard_us[name].append(yardstick_step(yardstick, games * 5, clock) * 1e6)
         start = clock()
-        _, _, steps = _random_games(info, players, games, seed=1)
+        _, _, steps = _random_games(info, players, games, seed=next(seeds))
         steps_us.append((clock() - start) / steps * 1e6)
         for name in yardsticks:
             ratios[name].append(steps_us[-1] / yard_us[name][-1])
 
     def ruleset_step() -> float:
         start = clock()
-        steps = _ruleset_steps(info, players, games, seed=1)
+        steps = _ruleset_steps(info, players, games, seed=next(seeds))
         return (clock() - start) / steps
 
     def game_cost() -> float:
         start = clock()
-        _random_games(info, players, games, seed=2)
+        _random_games(info, players, games, seed=next(seeds))
         return (clock() - start) / games
 
     sample, sample_commands, _ = _random_games(info, players, max(2, games // 4), seed=3)
