@@ -7,6 +7,7 @@ and ``fold`` skip work the core would repeat. Each must agree with ``decide`` fo
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -181,3 +182,12 @@ def test_positions_agree_with_their_definitions(players: int, wraps: bool) -> No
                 laid = evolve(state, events[0])
                 assert events[-1] == DrivingBegan(_turn_order_by_search(laid))
             game = game.execute(command)
+
+
+def test_a_pickled_state_carries_the_table_parts_not_its_lookups() -> None:
+    game = avanti.new_game(NAMES[:4], 5)
+    data = pickle.dumps(game)
+    assert b"PlayCard" not in data
+    again = pickle.loads(data)
+    assert again == game
+    assert again.state.table is game.state.table

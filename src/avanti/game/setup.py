@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable
 
@@ -17,7 +16,7 @@ from avanti.game.options import RuleOptions
 from avanti.game.positions import clockwise
 from avanti.game.runend import HAND_SIZE, deal
 from avanti.game.scenario import STARTING_CASH, Scenario, scenario_state
-from avanti.game.state import GameState, Phase, Table
+from avanti.game.state import GameState, Phase, table_for
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Setup", "start"]
 
@@ -101,16 +100,6 @@ def _check_leapfrog_ends(board: Board, deck: Deck, players: int) -> None:
             )
 
 
-@functools.lru_cache(maxsize=32)
-def _table(players: int, board: Board, deck: Deck, options: RuleOptions) -> Table:
-    """The table for these parts, built once and shared by every game on equal parts.
-
-    A table is a frozen value that follows from its parts alone, so a cached one is equal to a
-    fresh one; games with the default board and deck skip building their lookups again.
-    """
-    return Table(players, board, deck, options)
-
-
 def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     """The state before anything happened and the opening events (A6, A7).
 
@@ -121,7 +110,7 @@ def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     """
     _check(setup)
     n = len(setup.players)
-    table = _table(n, setup.board, setup.deck, setup.options)
+    table = table_for(n, setup.board, setup.deck, setup.options)
     if setup.scenario is not None:
         return scenario_state(setup.scenario, table, setup.starting_seat, setup.seed), ()
     state = GameState(

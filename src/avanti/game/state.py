@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -14,7 +15,7 @@ from avanti.game.commands import Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.game.deck import Deck
 from avanti.game.options import RuleOptions
 
-__all__ = ["Draft", "GameState", "Laid", "Phase", "StateLike", "Table"]
+__all__ = ["Draft", "GameState", "Laid", "Phase", "StateLike", "Table", "table_for"]
 
 Laid = tuple[int, int]
 """A card laid face down this round and the number chosen for it: ``(card, number)`` (A8)."""
@@ -104,6 +105,20 @@ class Table:
         put(self, "markers", tuple(tuple(PlaceEventMarker(s, x) for x in spaces) for s in seats))
         steps = range(board.island_length + 1)
         put(self, "investments", tuple(tuple(Invest(s, k) for k in steps) for s in seats))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle the parts only: the lookups follow from them and are many (every command).
+        return (table_for, (self.players, self.board, self.deck, self.options))
+
+
+@functools.lru_cache(maxsize=32)
+def table_for(players: int, board: Board, deck: Deck, options: RuleOptions) -> Table:
+    """The table for these parts, built once and shared by every game on equal parts.
+
+    A table is a frozen value that follows from its parts alone, so a remembered one is equal to
+    a fresh one; games with the default board and deck skip building their lookups again.
+    """
+    return Table(players, board, deck, options)
 
 
 @frozen
