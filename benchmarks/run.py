@@ -269,6 +269,25 @@ def _ready(_: int) -> int:
     return os.getpid()
 
 
+def _arithmetic(rounds: int) -> float:
+    """A control job that touches no library code: sum squares; return the CPU seconds."""
+    start = time.process_time()
+    total = 0
+    for i in range(rounds):
+        total += i * i
+    return time.process_time() - start
+
+
+def jobs_per_second(workers: int, jobs: int, rounds: int) -> float:
+    """The control: arithmetic jobs per second with ``workers`` processes (what the machine
+    gives two processes at this moment, whatever they run)."""
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_ready, range(workers * 2)))
+        start = time.perf_counter()
+        list(pool.map(_arithmetic, [rounds] * jobs))
+        return jobs / (time.perf_counter() - start)
+
+
 def games_per_second(name: str, workers: int, games: int, share: int) -> tuple[float, float]:
     """Random games per second with ``workers`` processes, each taking ``share`` games at a time,
     and the CPU seconds the workers spent per game.
@@ -293,15 +312,18 @@ def measure_scaling(name: str, games: int, repeats: int) -> dict[str, float]:
     """Games per second with one and with two workers, alternating, and the median speed-up."""
     one: list[tuple[float, float]] = []
     two: list[tuple[float, float]] = []
+    control: list[float] = []
     for _ in range(repeats):
         one.append(games_per_second(name, 1, games, max(1, games // 8)))
         two.append(games_per_second(name, 2, games, max(1, games // 8)))
+        control.append(jobs_per_second(2, 8, 1_000_000) / jobs_per_second(1, 8, 1_000_000))
     return {
         "one_worker_games_per_s": statistics.median(rate for rate, _ in one),
         "two_workers_games_per_s": statistics.median(rate for rate, _ in two),
         "speedup": statistics.median(b[0] / a[0] for a, b in zip(one, two, strict=True)),
         "one_worker_cpu_ms_per_game": statistics.median(cpu for _, cpu in one) * 1e3,
         "two_workers_cpu_ms_per_game": statistics.median(cpu for _, cpu in two) * 1e3,
+        "control_speedup": statistics.median(control),
     }
 
 
@@ -340,6 +362,10 @@ def report(results: dict[str, Any]) -> None:
             cpu = scaling[f"{key}_cpu_ms_per_game"]
             print(f"  {label}              {rate:9.1f} games/s  {cpu:6.2f} ms CPU per game")
         print(f"  speed-up               {scaling['speedup']:9.2f}")
+        print(
+            f"  control speed-up       {scaling['control_speedup']:9.2f}   "
+            "(arithmetic jobs, same pool: what the machine allows now)"
+        )
     print("\nTargets (Avanti, 4 players, random bots)")
     avanti = results["games"].get("avanti")
     if avanti:
