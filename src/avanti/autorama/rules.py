@@ -316,7 +316,7 @@ class AutoramaRules:
         return evolve(state, event)
 
     def execute(self, state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-        """``decide`` and ``evolve`` in one pass (see :func:`decide_and_evolve`)."""
+        """``decide`` and ``evolve`` in one pass: the state after ``command`` and its events."""
         return decide_and_evolve(state, command)
 
     def fold(self, state: GameState, events: Iterable[Event]) -> GameState:

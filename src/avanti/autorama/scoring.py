@@ -12,7 +12,7 @@ import functools
 from attrs import frozen
 
 from avanti.autorama.cards import Kind, kind_of
-from avanti.autorama.state import StateLike
+from avanti.autorama.state import _StateLike
 
 Pairs = tuple[tuple[int, int], ...]
 """(advisor, index of check) pairs."""
@@ -119,7 +119,7 @@ def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: 
     return Score(seat, checks, assignments, check_total, cash, bonus, check_total + cash + bonus)
 
 
-def score(state: StateLike) -> Outcome:
+def score(state: _StateLike) -> Outcome:
     """F19, F20: every seat's score, and the winners: most money, then most cash, else shared."""
     scores = tuple(
         score_seat(s, state.checks[s], state.kept[s], state.cash[s]) for s in range(state.players)

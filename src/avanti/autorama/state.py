@@ -15,7 +15,7 @@ from attrs import fields, frozen
 from avanti.autorama.setup import Options, Phase
 from avanti.core import Rng
 
-__all__ = ["Draft", "GameState", "StateLike", "Step"]
+__all__ = ["Draft", "GameState", "Step"]
 
 
 class Step(enum.Enum):
@@ -107,8 +107,8 @@ _FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
 _all_fields = attrgetter(*_FIELD_NAMES)
 
 
-class StateLike(Protocol):
-    """What the rules read of a state: a :class:`GameState`, or the :class:`Draft` of one.
+class _StateLike(Protocol):
+    """What the rules read of a state: a :class:`GameState`, or the ``Draft`` of one.
 
     ``but`` gives the state with some fields replaced: a new frozen state, or the same draft
     changed in place.

@@ -34,7 +34,7 @@ from avanti.game.evolve import Log
 from avanti.game.positions import drive_hops, turn_order
 from avanti.game.reasons import Reason
 from avanti.game.runend import end_game, next_run, reached_dream_island
-from avanti.game.state import GameState, Phase, StateLike
+from avanti.game.state import GameState, Phase, _StateLike
 
 __all__ = ["decide", "decide_and_evolve", "investment_cost"]
 
@@ -133,7 +133,7 @@ def _play_card(log: Log, command: PlayCard) -> None:
     log.add(DrivingBegan(turn_order(after)))
 
 
-def _check_turn(state: StateLike, command: Drive | Quit) -> None:
+def _check_turn(state: _StateLike, command: Drive | Quit) -> None:
     if state.phase is not _DRIVING:
         message = f"players drive or quit in the driving step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A9", message, command)
@@ -188,7 +188,7 @@ def _end_turn(log: Log) -> None:
         after_round(log)
 
 
-def investment_cost(state: StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
+def investment_cost(state: _StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
     """The price of ``steps`` island spaces for ``seat`` (A22), or why they cannot be bought."""
     prices = state.table.prices
     start = state.island[seat]

@@ -224,7 +224,7 @@ class Log:
 
     Follow-on rules (collection, end of run, next run) read ``state`` after each event, so they
     are written against states rather than against the events before them. ``state`` is a
-    :class:`Draft` that each event updates in place: read it afresh after adding an event.
+    ``Draft`` that each event updates in place: read it afresh after adding an event.
     """
 
     __slots__ = ("events", "state")

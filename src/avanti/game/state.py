@@ -15,7 +15,7 @@ from avanti.game.commands import Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.game.deck import Deck
 from avanti.game.options import RuleOptions
 
-__all__ = ["Draft", "GameState", "Laid", "Phase", "StateLike", "Table", "table_for"]
+__all__ = ["Draft", "GameState", "Laid", "Phase", "Table", "table_for"]
 
 Laid = tuple[int, int]
 """A card laid face down this round and the number chosen for it: ``(card, number)`` (A8)."""
@@ -189,8 +189,8 @@ _FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
 _all_fields = attrgetter(*_FIELD_NAMES)
 
 
-class StateLike(Protocol):
-    """What the rules read of a state: a :class:`GameState`, or the :class:`Draft` of one."""
+class _StateLike(Protocol):
+    """What the rules read of a state: a :class:`GameState`, or the ``Draft`` of one."""
 
     @property
     def table(self) -> Table: ...
