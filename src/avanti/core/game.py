@@ -13,8 +13,8 @@ folds a whole log at once. Both must give exactly what ``decide`` and ``evolve``
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable
-from typing import Generic, Self, TypeVar, cast
+from collections.abc import Callable, Iterable
+from typing import Generic, Self, TypeVar
 
 from attrs import frozen
 
@@ -44,9 +44,9 @@ def fold(
     events: Iterable[EventT],
 ) -> StateT:
     """Apply ``evolve`` for each event in turn (no checks), or the ruleset's own ``fold``."""
-    own = getattr(rules, "fold", None)
+    own: Callable[[StateT, Iterable[EventT]], StateT] | None = getattr(rules, "fold", None)
     if own is not None:
-        return cast(StateT, own(state, events))
+        return own(state, events)
     evolve = rules.evolve
     for event in events:
         state = evolve(state, event)
@@ -62,9 +62,11 @@ def execute(
 
     Uses the ruleset's own ``execute`` when it has one (it decides and folds in one pass).
     """
-    own = getattr(rules, "execute", None)
+    own: Callable[[StateT, CommandT], tuple[StateT, tuple[EventT, ...]]] | None = getattr(
+        rules, "execute", None
+    )
     if own is not None:
-        return cast("tuple[StateT, tuple[EventT, ...]]", own(state, command))
+        return own(state, command)
     events = rules.decide(state, command)
     return fold(rules, state, events), events
 
