@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from attrs import frozen
+from attrs import define, frozen
 
 from avanti.catalog import GAMES
 from avanti.core.codec import _MISS, Codec, _fast, _fast_reader
@@ -165,3 +165,17 @@ def test_a_fast_reader_reads_exact_shapes_and_leaves_the_rest() -> None:
     assert read_inner({"pair": [1, "a"], "ratio": 1}) is _MISS  # strict turns 1 into 1.0
     assert read_inner({"pair": (1, "a"), "ratio": 0.5}) is _MISS
     assert read_inner({"pair": [1, "a"], "ratio": 0.5, "type": "x"}) is _MISS
+
+
+@define(init=False)
+class _OwnInit:
+    first: int
+    second: int
+
+    def __init__(self, second: int, first: int) -> None:
+        self.first = first
+        self.second = second
+
+
+def test_a_class_with_its_own_init_is_left_to_the_strict_path() -> None:
+    assert _fast(_fast_reader(_OwnInit, tagged=False))({"first": 1, "second": 2}) is _MISS

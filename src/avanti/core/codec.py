@@ -232,6 +232,9 @@ def _fast_reader(cls: type, *, tagged: bool, building: frozenset[type] = frozens
     fields = attrs.fields(cls)
     if any(not a.init or a.kw_only or (tagged and a.name == "type") for a in fields):
         return _never
+    code = getattr(cls.__dict__.get("__init__"), "__code__", None)
+    if code is None or not code.co_filename.startswith("<attrs generated"):
+        return _never  # a hand-written __init__ may take its arguments in another order
     hints = get_type_hints(cls)
     names = tuple(a.name for a in fields)
     size = len(names) + tagged
