@@ -251,3 +251,32 @@ def test_the_command_line_validates_hostile_files_without_a_traceback(
         assert info.format == json.loads(text)["format"]
     out = io.StringIO()
     assert cli.main(["validate", str(path)], out=out) in (0, 1)
+
+
+def _reading(read: Any) -> tuple[str, Any]:
+    try:
+        return "read", read()
+    except core.DecodeError as error:
+        return "refused", error.errors
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+@given(data=st.data())
+def test_the_fast_and_the_strict_reading_agree_on_hostile_data(
+    spec: GameSpec, data: st.DataObject
+) -> None:
+    """The codec reads commands, events and setups by a fast path first; on any value, valid or
+    not, it must give what the strict path gives (the same value, or the same errors)."""
+    codec = spec.codec
+    game = data.draw(played(spec, most=40), label="game")
+    document = json.loads(game.dumps())
+    kinds = [(document["setup"], spec.game.rules().codec.setup_type)]
+    kinds += [(event, codec._event) for event in document["events"]]  # the private union type
+    commands = [codec.command_to_data(c) for c in game.legal_commands()]
+    kinds += [(command, codec._command) for command in commands]
+    value, kind = data.draw(st.sampled_from(kinds), label="value")
+    for _ in range(data.draw(st.integers(0, 2), label="changes")):
+        value = data.draw(mutation(value), label="changed")
+    fast = _reading(lambda: codec.structure(value, kind))
+    strict = _reading(lambda: codec._strict(value, kind, "$"))  # the strict path alone
+    assert fast == strict
