@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci",
-    max_examples=30,
-    stateful_step_count=25,
+    max_examples=50,
+    stateful_step_count=40,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
