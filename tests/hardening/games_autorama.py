@@ -4,6 +4,7 @@ hidden from every other seat (F1, F14)."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from typing import Any
 
@@ -114,15 +115,18 @@ def invariants(game: AnyGame) -> None:
     assert state.rng.draws == sum(isinstance(e, DecksShuffled) for e in game.events)
 
 
-def _rest(order: tuple[int, ...], removed: tuple[int, ...], shown: list[int], data: Any) -> Any:
+def _rest(
+    order: tuple[int, ...], removed: tuple[int, ...], shown: list[int], rng: random.Random
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A deck with its unrevealed cards and its removed cards shuffled together anew."""
     assert sorted(order[: len(shown)]) == sorted(shown), "reveals come from the top (F4, F9, F14)"
-    hidden = data.draw(st.permutations(order[len(shown) :] + removed), label="hidden cards")
+    unseen = order[len(shown) :] + removed
+    hidden = rng.sample(unseen, len(unseen))
     kept = len(order) - len(shown)
     return (*order[: len(shown)], *hidden[:kept]), tuple(sorted(hidden[kept:]))
 
 
-def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
+def twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:
     """The same game with the unrevealed deck cards and the removed cards swapped around (F1),
     and other seats' face-down offers (F14) made with other vehicles of their hands."""
     state: autorama.GameState = game.state
@@ -134,12 +138,12 @@ def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
     vehicles = [v for e in events if isinstance(e, VehiclesRevealed) for v in e.vehicles]
     checks = [c for e in events if isinstance(e, ChecksRevealed) for c in e.checks]
     order_a, removed_a = _rest(
-        shuffle.advisors or (), shuffle.removed_advisors or (), advisors, data
+        shuffle.advisors or (), shuffle.removed_advisors or (), advisors, rng
     )
     order_v, removed_v = _rest(
-        shuffle.vehicles or (), shuffle.removed_vehicles or (), vehicles, data
+        shuffle.vehicles or (), shuffle.removed_vehicles or (), vehicles, rng
     )
-    order_c, removed_c = _rest(shuffle.checks or (), shuffle.removed_checks or (), checks, data)
+    order_c, removed_c = _rest(shuffle.checks or (), shuffle.removed_checks or (), checks, rng)
     events[0] = DecksShuffled(order_a, order_v, order_c, removed_a, removed_v, removed_c)
     last_reveal = max(
         (i for i, e in enumerate(events) if isinstance(e, OffersRevealed)), default=-1
@@ -153,7 +157,7 @@ def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
         ):
             hand = sorted((*state.vehicles[event.seat], *event.vehicles))
             choices = list(itertools.combinations(hand, len(event.vehicles)))
-            offer = data.draw(st.sampled_from(choices), label="hidden offer")
+            offer = rng.choice(choices)
             events[index] = attrs.evolve(event, vehicles=offer)
     return autorama.Game.replay(game.setup, events, verify=False)
 

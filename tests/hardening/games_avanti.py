@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import attrs
@@ -177,11 +178,11 @@ def revealed(events: tuple[Any, ...], index: int) -> bool:
     return False
 
 
-def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
+def twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:
     """The same game with the cards ``seat`` may not know relabelled among themselves, and the
     numbers other seats laid and never drove changed (A30)."""
     unseen = sorted(set(game.state.table.deck.ids) - known_cards(game, seat))
-    relabel = dict(zip(unseen, data.draw(st.permutations(unseen)), strict=True))
+    relabel = dict(zip(unseen, rng.sample(unseen, len(unseen)), strict=True))
     events = []
     for index, event in enumerate(game.events):
         match event:
@@ -192,7 +193,7 @@ def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
             case CardPlayed(seat=owner, card=int(card)):
                 number = event.number
                 if owner != seat and not revealed(game.events, index):
-                    number = data.draw(st.integers(1, 7), label="hidden number")
+                    number = rng.randint(1, 7)
                 event = CardPlayed(owner, relabel.get(card, card), number)
             case CardDrawn(card=int(card)):
                 event = attrs.evolve(event, card=relabel.get(card, card))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -33,10 +34,10 @@ def invariants(game: AnyGame) -> None:
         assert game.legal_commands() == ()
 
 
-def twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
+def twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:
     """The same race with other bonuses dealt to every seat but ``seat``."""
     events = [
-        attrs.evolve(e, bonus=data.draw(st.integers(0, 2)))
+        attrs.evolve(e, bonus=rng.randint(0, 2))
         if isinstance(e, toy.BonusDealt) and e.seat != seat
         else e
         for e in game.events

@@ -8,6 +8,7 @@ property is one line there.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator
 from typing import Any, TypeAlias
 
@@ -24,7 +25,7 @@ AnyGame: TypeAlias = core.Game[Any, Any, Any, Any, Any, Any]
 NO_OPTIONS: st.SearchStrategy[Any] = st.none()
 
 
-def _no_twin(game: AnyGame, seat: int | None, data: st.DataObject) -> AnyGame:
+def _no_twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:
     return game
 
 
@@ -42,9 +43,9 @@ class GameSpec:
     from a range a little wider than the legal one), and ``invariants(game)`` asserts what must
     hold in every state.
 
-    ``twin(game, seat, data)`` returns a game that differs from ``game`` only in facts hidden from
-    ``seat`` (the identity when nothing but the generator is hidden), and ``leaks(game, seat,
-    view, events)`` lists the hidden values found in the JSON of ``seat``'s view and event stream.
+    ``twin(game, seat, rng)`` returns a game that differs from ``game`` only in facts hidden from
+    ``seat``, chosen with ``rng``; ``leaks(game, seat, view, events)`` lists the hidden values
+    found in the JSON of ``seat``'s view and event stream.
     """
 
     name: str
@@ -54,7 +55,7 @@ class GameSpec:
     commands: Callable[[AnyGame], st.SearchStrategy[Any]]
     invariants: Callable[[AnyGame], None]
     options: st.SearchStrategy[Any] = NO_OPTIONS
-    twin: Callable[[AnyGame, int | None, st.DataObject], AnyGame] = _no_twin
+    twin: Callable[[AnyGame, int | None, random.Random], AnyGame] = _no_twin
     leaks: Callable[[AnyGame, int | None, Any, list[Any]], list[str]] = _no_leaks
     hides_events: bool = True
     """Whether some events show a seat less than the full log holds."""

@@ -28,9 +28,10 @@ def test_a_twin_differing_in_hidden_facts_looks_the_same(
     spec: GameSpec, data: st.DataObject
 ) -> None:
     """At every step of a game, for one seat or a spectator."""
+    rng = data.draw(st.randoms(use_true_random=True), label="twin choices")
     for game in data.draw(histories(spec, most=150), label="game"):
         seat = data.draw(seats(spec, spec.seats(game)), label="seat")
-        twin = spec.twin(game, seat, data)
+        twin = spec.twin(game, seat, rng)
         assert twin.view(seat) == game.view(seat)
         assert twin.events_for(seat) == game.events_for(seat)
         if seat is not None:  # what a seat may do is shown to it, so it must hide nothing either
