@@ -17,12 +17,16 @@ from attrs import frozen
 from avanti.core.codec import parse_json
 from avanti.core.errors import DecodeError
 
-__all__ = ["GAMES", "GameInfo", "game_info", "info_for_document"]
+__all__ = ["DEFAULT_GAME", "GAMES", "GameInfo", "game_info", "info_for_document"]
 
 
 @frozen
 class GameInfo:
-    """One game: its short name, title, module, seat limits and default player names."""
+    """One game: its short name, title, module, seat limits, default player names and bot kit.
+
+    ``kit`` names the module whose ``KIT`` (an :class:`avanti.bots.kit.GameKit`) holds the
+    game's heuristic bot and its sampler of hidden states for the search bot.
+    """
 
     name: str
     title: str
@@ -31,6 +35,7 @@ class GameInfo:
     min_players: int
     max_players: int
     default_players: tuple[str, ...]
+    kit: str
 
     def load(self) -> ModuleType:
         """Import the game's module."""
@@ -45,13 +50,27 @@ class GameInfo:
         text: str = self.load().describe(event, setup)
         return text
 
+    def load_kit(self) -> Any:
+        """Import the game's bot kit (an :class:`avanti.bots.kit.GameKit`)."""
+        return importlib.import_module(self.kit).KIT
+
 
 GAMES: dict[str, GameInfo] = {
     "mare": GameInfo(
-        "mare", "Avanti mare!", "avanti.mare", "avanti.mare", 1, 6, ("Ann", "Bob", "Cy")
+        "mare",
+        "Avanti mare!",
+        "avanti.mare",
+        "avanti.mare",
+        1,
+        6,
+        ("Ann", "Bob", "Cy"),
+        "avanti.bots.mare",
     ),
 }
 """Every game by its short name."""
+
+DEFAULT_GAME = "avanti" if "avanti" in GAMES else "mare"
+"""The game the command line plays when none is named: the flagship once it is here."""
 
 
 def game_info(name: str) -> GameInfo:

@@ -1,7 +1,15 @@
-"""Players that choose commands: the :class:`Bot` protocol and bots that work for any game.
+"""Players that choose commands: the :class:`Bot` protocol, and the bots every game gets.
 
-A bot sees only what its seat may see (a view) and the legal commands, and draws any randomness it
+A bot sees only what its seat may see (a view) and its legal commands, and draws any randomness it
 needs from the :class:`~avanti.core.rng.Stream` it is given, so a seeded run is reproducible.
+
+Three kinds of bot play every game in the catalog (:func:`make_bot` builds one by name):
+
+- ``random``: :class:`RandomBot`, a uniformly random legal command; the baseline.
+- ``heuristic``: a hand-written strategy per game, documented on its class
+  (:class:`avanti.bots.mare.MareBot`, :class:`avanti.bots.road.RoadBot`, ...).
+- ``search``: :class:`avanti.bots.search.SearchBot`, Monte Carlo tree search over hidden states
+  sampled from the view by the game's :class:`~avanti.bots.search.StateSampler`.
 """
 
 from __future__ import annotations
@@ -11,17 +19,20 @@ from typing import Protocol, TypeVar
 
 from avanti.core.rng import Stream
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["BOT_KINDS", "Bot", "RandomBot"]
 
 ViewT = TypeVar("ViewT", contravariant=True)
 CommandT = TypeVar("CommandT")
+
+BOT_KINDS: tuple[str, ...] = ("random", "heuristic", "search")
+"""The names :func:`avanti.bots.kit.make_bot` accepts, weakest first."""
 
 
 class Bot(Protocol[ViewT, CommandT]):
     """Anything that picks one of the legal commands for its seat."""
 
     def choose(self, view: ViewT, legal_commands: Sequence[CommandT], rng: Stream) -> CommandT:
-        """Pick one of ``legal_commands`` (never empty) given what the seat sees."""
+        """Pick one of ``legal_commands`` (never empty, all for this seat) given its view."""
         ...
 
 
@@ -31,3 +42,6 @@ class RandomBot:
     def choose(self, view: object, legal_commands: Sequence[CommandT], rng: Stream) -> CommandT:
         """A uniformly random legal command."""
         return rng.choice(legal_commands)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
