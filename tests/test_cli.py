@@ -211,14 +211,16 @@ def test_play_rejects_seats_that_are_not_at_the_table(capsys: pytest.CaptureFixt
     assert "--human takes seats from 0 to 2, got '5'" in capsys.readouterr().err
 
 
-class Interrupting(io.StringIO):
-    def readline(self, size: int | None = -1, /) -> str:
-        raise KeyboardInterrupt
+def interrupt(size: int | None = -1, /) -> str:
+    raise KeyboardInterrupt
 
 
-def test_play_exits_with_130_on_ctrl_c(capsys: pytest.CaptureFixture[str]) -> None:
-    out = io.StringIO()
-    assert main(["play", "--game", "mare"], out=out, inp=Interrupting()) == 130
+def test_play_exits_with_130_on_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inp = io.StringIO("1\n")
+    monkeypatch.setattr(inp, "readline", interrupt)
+    assert main(["play", "--game", "mare"], out=io.StringIO(), inp=inp) == 130
     assert capsys.readouterr().err == "\navanti: interrupted\n"
 
 
