@@ -14,7 +14,7 @@ from typing import Any
 from attrs import frozen
 
 from avanti.bots import BOT_KINDS, Bot, RandomBot
-from avanti.bots.search import SearchBot, StateSampler
+from avanti.bots.search import Evaluate, SearchBot, StateSampler
 from avanti.catalog import GameInfo
 
 __all__ = ["GameKit", "kit_for", "make_bot"]
@@ -35,7 +35,8 @@ class GameKit:
     [0, 1]; ``winners(outcome)`` lists the seats that won (empty for a draw). ``counts(events)``
     gives extra per-game numbers for the simulator (runs in Avanti). ``hidden_information`` says
     whether a view hides anything but the generator. ``iterations`` is the search bot's default
-    budget: sampled games per decision.
+    budget: sampled games per decision. ``evaluate``, when given, lets the search bot stop a
+    rollout early and score the position (see :data:`avanti.bots.search.Evaluate`).
     """
 
     heuristic: Callable[[Any, int], Bot[Any, Any]]
@@ -45,6 +46,7 @@ class GameKit:
     hidden_information: bool
     iterations: int = 200
     counts: Callable[[tuple[Any, ...]], Mapping[str, int]] = _no_counts
+    evaluate: Evaluate | None = None
 
 
 def kit_for(info: GameInfo) -> GameKit:
@@ -85,5 +87,6 @@ def make_bot(
             players=players,
             rollout=tuple(kit.heuristic(setup, s) for s in range(players)),
             iterations=iterations if iterations is not None else kit.iterations,
+            evaluate=kit.evaluate,
         )
     raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

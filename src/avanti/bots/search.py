@@ -10,9 +10,10 @@ are unknown to everyone.
 :class:`SearchBot` runs single-observer information-set MCTS (Cowling, Powley and Whitehouse,
 2012): each of its ``iterations`` samples a new determinization, walks one shared tree choosing
 among the commands legal in that determinization by UCB1 with availability counts, adds one node,
-and finishes the game with the rollout bots (the game's heuristic bots by default). Every seat in
-the tree maximises its own reward, so it models each opponent as playing for itself. The command
-tried most often at the root is played.
+and plays on with the rollout bots (the game's heuristic bots by default): to the end of the
+game, or until the game's optional ``evaluate`` scores the position (a cut-off that keeps long
+games affordable). Every seat in the tree maximises its own reward, so it models each opponent as
+playing for itself. The command tried most often at the root is played.
 """
 
 from __future__ import annotations
@@ -26,13 +27,18 @@ from avanti.core.game import fold
 from avanti.core.rng import Rng, Stream
 from avanti.core.ruleset import Ruleset
 
-__all__ = ["SearchBot", "StateSampler", "fresh_rng"]
+__all__ = ["Evaluate", "SearchBot", "StateSampler", "fresh_rng"]
 
 ViewT = TypeVar("ViewT", contravariant=True)
 StateT = TypeVar("StateT", covariant=True)
 
 MAX_ROLLOUT = 5_000
 """A rollout longer than this many commands means a game that never ends: it raises."""
+
+
+Evaluate = Callable[[Any, Any], Sequence[float] | None]
+"""``evaluate(start, state)``: every seat's reward in [0, 1] for a position a rollout reached
+from ``start``, or ``None`` to play on. A game offers one to cut long rollouts short."""
 
 
 class StateSampler(Protocol[ViewT, StateT]):
@@ -89,6 +95,7 @@ class SearchBot:
         rollout: Sequence[Bot[Any, Any]],
         iterations: int = 200,
         exploration: float = 0.7,
+        evaluate: Evaluate | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"the search needs at least one iteration, got {iterations}")
@@ -99,6 +106,7 @@ class SearchBot:
         self.rollout = tuple(rollout)
         self.iterations = iterations
         self.exploration = exploration
+        self.evaluate = evaluate
 
     def __repr__(self) -> str:
         return f"SearchBot(iterations={self.iterations}, exploration={self.exploration})"
@@ -111,7 +119,8 @@ class SearchBot:
         allowed = frozenset(legal_commands)
         root = _Node(seat)
         for _ in range(self.iterations):
-            self._iterate(root, self.sampler.sample_state(view, seat, rng), allowed, rng)
+            state = self.sampler.sample_state(view, seat, rng)
+            self._iterate(root, state, allowed, rng)
         return max(
             legal_commands,
             key=lambda c: root.children[c].visits if c in root.children else -1,
@@ -119,6 +128,7 @@ class SearchBot:
 
     def _iterate(self, root: _Node, state: Any, allowed: frozenset[Any], rng: Stream) -> None:
         rules = self.rules
+        start = state
         node = root
         path: list[_Node] = []
         while rules.outcome(state) is None:
@@ -141,18 +151,22 @@ class SearchBot:
             node = node.children[command]
             path.append(node)
             state = fold(rules, state, rules.decide(state, command))
-        outcome = self._playout(state, rng)
-        rewards = [self.reward(outcome, s) for s in range(self.players)]
+        rewards = self._playout(start, state, rng)
         for visited in path:
             visited.visits += 1
             visited.total += rewards[visited.seat]
 
-    def _playout(self, state: Any, rng: Stream) -> Any:
+    def _playout(self, start: Any, state: Any, rng: Stream) -> Sequence[float]:
         rules = self.rules
+        evaluate = self.evaluate
         for _ in range(MAX_ROLLOUT):
             outcome = rules.outcome(state)
             if outcome is not None:
-                return outcome
+                return [self.reward(outcome, s) for s in range(self.players)]
+            if evaluate is not None:
+                scores = evaluate(start, state)
+                if scores is not None:
+                    return scores
             legal = rules.legal_commands(state)
             actor = _actor(legal)
             mine = [c for c in legal if c.seat == actor]

@@ -53,7 +53,7 @@ def _tables(summary: Summary) -> list[Table]:
     for seat, rate in enumerate(summary.seats):
         bot = () if plan.rotate else (plan.bots[seat],)
         seats.add_row(str(seat), *bot, *_cell(rate))
-    bots = Table(title="Wins by bot, per seat it held (95% Wilson interval)")
+    bots = Table(title="Wins by bot, per seat held (95% Wilson)")
     bots.add_column("Bot")
     for name in ("Wins", "Rate", "95% CI"):
         bots.add_column(name, justify="right")
