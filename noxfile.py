@@ -11,15 +11,13 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs"]
 
-PYTHON = "3.11"
 
-
-@nox.session(python=False)
+@nox.session
 def lint(session: nox.Session) -> None:
     """Ruff: lint rules and formatting."""
-    session.run("python", "-m", "pip", "install", "--quiet", "ruff>=0.5", external=True)
-    session.run("python", "-m", "ruff", "check", ".", external=True)
-    session.run("python", "-m", "ruff", "format", "--check", ".", external=True)
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
 
 
 @nox.session
@@ -67,3 +65,10 @@ def transcripts(session: nox.Session) -> None:
     """Rewrite the golden playthrough transcripts in tests/golden/ (review the diff)."""
     session.install("-e", ".")
     session.run("python", "-m", "tests.golden")
+
+
+@nox.session(default=False)
+def soak(session: nox.Session) -> None:
+    """Long runs: the exact mare odds against 100,000 simulated games per policy."""
+    session.install("-e", ".[test]")
+    session.run("python", "benchmarks/mare_monte_carlo.py", *session.posargs)

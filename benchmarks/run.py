@@ -29,18 +29,26 @@ def _best_of(repeats: int, run: Callable[[], float]) -> float:
     return statistics.median(run() for _ in range(repeats))
 
 
-def _random_games(info: GameInfo, players: int, games: int, seed: int) -> tuple[list[Any], int]:
+def _random_games(
+    info: GameInfo, players: int, games: int, seed: int
+) -> tuple[list[Any], list[list[Any]], int]:
+    """Play ``games`` random games; return the games, each game's commands, and the step count."""
     names = [f"P{i}" for i in range(players)]
     stream = Rng(seed).stream()
     finished = []
+    commands: list[list[Any]] = []
     steps = 0
     for n in range(games):
         game = info.new_game(names, seed=seed + n)
+        played = []
         while not game.is_over:
-            game = game.execute(stream.choice(game.legal_commands()))
+            command = stream.choice(game.legal_commands())
+            game = game.execute(command)
+            played.append(command)
             steps += 1
         finished.append(game)
-    return finished, steps
+        commands.append(played)
+    return finished, commands, steps
 
 
 def measure_game(info: GameInfo, games: int, repeats: int) -> dict[str, float]:
@@ -49,7 +57,7 @@ def measure_game(info: GameInfo, games: int, repeats: int) -> dict[str, float]:
 
     def step_cost() -> float:
         start = time.perf_counter()
-        _, steps = _random_games(info, players, games, seed=1)
+        _, _, steps = _random_games(info, players, games, seed=1)
         return (time.perf_counter() - start) / steps
 
     def game_cost() -> float:
@@ -57,7 +65,7 @@ def measure_game(info: GameInfo, games: int, repeats: int) -> dict[str, float]:
         _random_games(info, players, games, seed=2)
         return (time.perf_counter() - start) / games
 
-    sample, _ = _random_games(info, players, max(2, games // 4), seed=3)
+    sample, sample_commands, _ = _random_games(info, players, max(2, games // 4), seed=3)
     events = sum(len(g.events) for g in sample)
     cls = type(sample[0])
 
@@ -65,6 +73,14 @@ def measure_game(info: GameInfo, games: int, repeats: int) -> dict[str, float]:
         start = time.perf_counter()
         for g in sample:
             cls.replay(g.setup, g.events, verify=False)
+        return (time.perf_counter() - start) / events
+
+    def execute_cost() -> float:
+        start = time.perf_counter()
+        for g, played in zip(sample, sample_commands, strict=True):
+            game = cls.new(g.setup)
+            for command in played:
+                game = game.execute(command)
         return (time.perf_counter() - start) / events
 
     def checked_replay_cost() -> float:
@@ -91,6 +107,7 @@ def measure_game(info: GameInfo, games: int, repeats: int) -> dict[str, float]:
         "step_us": _best_of(repeats, step_cost) * 1e6,
         "games_per_s": 1 / _best_of(repeats, game_cost),
         "evolve_us": _best_of(repeats, replay_cost) * 1e6,
+        "execute_us": _best_of(repeats, execute_cost) * 1e6,
         "checked_replay_us": _best_of(repeats, checked_replay_cost) * 1e6,
         "dumps_us_per_event": _best_of(repeats, dumps_cost) * 1e6,
         "loads_us_per_event": _best_of(repeats, loads_cost) * 1e6,
@@ -162,13 +179,14 @@ def main() -> None:
         per_game = f"({f['events_per_game']:.0f} events)"
         print(f"  full games per second  {f['games_per_s']:9.1f}   {per_game}")
         print(f"  replay evolve / event  {f['evolve_us']:9.2f} us")
+        print(f"  execute / event        {f['execute_us']:9.2f} us")
         print(f"  checked replay / event {f['checked_replay_us']:9.2f} us")
         print(f"  dumps / event          {f['dumps_us_per_event']:9.2f} us")
         print(f"  loads / event          {f['loads_us_per_event']:9.2f} us")
         print(f"  peak memory, history   {f['peak_history_kib']:9.0f} KiB")
-        evolve_ratio = f["evolve_us"] / f["checked_replay_us"]
+        evolve_ratio = f["evolve_us"] / f["execute_us"]
         print(
-            f"  replay/checked ratio   {evolve_ratio:9.2f}   (target <= 0.20: "
+            f"  replay/execute ratio   {evolve_ratio:9.2f}   (target <= 0.20: "
             f"{'met' if evolve_ratio <= 0.2 else 'not met'})"
         )
         if yardstick:

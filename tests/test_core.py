@@ -54,6 +54,13 @@ def test_illegal_command_names_reason_and_rule_and_changes_nothing() -> None:
     assert game == before
 
 
+def test_legal_commands_for_one_seat() -> None:
+    game = toy.new_game(["Ann", "Bob"], seed=1)
+    assert game.legal_commands() == (toy.Roll(0), toy.Wait(0))
+    assert game.legal_commands(0) == (toy.Roll(0), toy.Wait(0))
+    assert game.legal_commands(1) == ()
+
+
 def test_version_conflict() -> None:
     game = toy.new_game(["Ann", "Bob"], seed=1)
     game.execute(toy.Wait(0), expected_version=2)

@@ -56,6 +56,9 @@ class GameInfo:
 
 
 GAMES: dict[str, GameInfo] = {
+    "avanti": GameInfo(
+        "avanti", "Avanti", "avanti", "avanti", 3, 5, ("Jack", "Isabella", "Tina", "Steve")
+    ),
     "mare": GameInfo(
         "mare",
         "Avanti mare!",
@@ -65,6 +68,15 @@ GAMES: dict[str, GameInfo] = {
         6,
         ("Ann", "Bob", "Cy"),
         "avanti.bots.mare",
+    ),
+    "autorama": GameInfo(
+        "autorama",
+        "For Sale: Autorama",
+        "avanti.autorama",
+        "avanti.autorama",
+        3,
+        6,
+        ("Isaac", "Becky", "Chloe", "Dave"),
     ),
 }
 """Every game by its short name."""

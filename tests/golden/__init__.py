@@ -14,9 +14,12 @@ from avanti.transcript import playthrough
 HERE = Path(__file__).resolve().parent
 
 CASES: tuple[tuple[str, tuple[str, ...], int], ...] = (
+    ("avanti", ("Jack", "Isabella", "Tina"), 1),
+    ("avanti", ("Jack", "Isabella", "Tina", "Steve", "William"), 2),
     ("mare", ("Ann", "Bob"), 1),
     ("mare", ("Ann", "Bob", "Cy", "Dee"), 2),
     ("mare", ("Ann",), 3),
+    ("autorama", ("Isaac", "Becky", "Chloe"), 4),
 )
 """(game, players, seed) for every golden transcript."""
 

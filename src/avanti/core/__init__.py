@@ -1,7 +1,6 @@
 """The game-agnostic core: rulesets, the immutable game aggregate, randomness, errors and JSON.
 
-Nothing here knows any particular game; the games in :mod:`avanti`, :mod:`avanti.mare` and
-:mod:`avanti.autorama` are built on it.
+Nothing here knows any particular game; every game of the library is built on it.
 """
 
 from avanti.core.codec import Codec, JSONValue, make_converter

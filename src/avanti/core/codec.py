@@ -8,7 +8,7 @@ belongs, an unknown ``type``: each is reported with its JSON path (``$.events[3]
 
 A game document names its format and format version::
 
-    {"format": "avanti.mare", "version": 1, "setup": {...}, "events": [...]}
+    {"format": "<game>", "version": 1, "setup": {...}, "events": [...]}
 
 Older versions are brought forward by the codec's upcasters before they are read.
 """
@@ -149,7 +149,7 @@ def _messages(error: Exception, path: str) -> tuple[str, ...]:
 class Codec(Generic[SetupT, CommandT, EventT]):
     """Reads and writes one game's setups, commands, events, views and game documents.
 
-    ``format`` names the document kind (``"avanti.mare"``) and ``version`` its current format
+    ``format`` names the document kind (the game's module name) and ``version`` its current format
     version. ``upcasters`` maps an older version ``v`` to a function that turns a version ``v``
     document into a version ``v + 1`` document.
     """

@@ -32,7 +32,7 @@ class AvantiError(Exception):
 class CoreReason(enum.StrEnum):
     """Reasons for rejecting a command that every game shares.
 
-    Each game adds its own enum of reasons (for example :class:`avanti.mare.Reason`); all of them
+    Each game adds its own enum of reasons (its ``Reason``); all of them
     are :class:`enum.StrEnum` members, so ``error.reason == "game-over"`` works for any game.
     """
 

@@ -1,7 +1,7 @@
 """The generic, immutable :class:`Game` aggregate: a setup, an event log and their state.
 
 Each game subclasses it once, naming its :class:`~avanti.core.ruleset.Ruleset`
-(``avanti.mare.Game``, ``avanti.Game``, ...). Every method returns a new ``Game`` and leaves the old
+(each game module's ``Game``). Every method returns a new ``Game`` and leaves the old
 one as it was, so a program may keep any earlier game around (for undo, for search, for display).
 """
 
@@ -136,9 +136,17 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         events = rules.decide(self.state, command)
         return type(self)(self.setup, self.events + events, fold(rules, self.state, events))
 
-    def legal_commands(self) -> tuple[CommandT, ...]:
-        """Every command any seat may issue now; each of them executes, nothing else does."""
-        return self.rules().legal_commands(self.state)
+    def legal_commands(self, seat: int | None = None) -> tuple[CommandT, ...]:
+        """The commands that execute now: every one listed does, nothing else does.
+
+        With ``seat``, only that seat's commands. Show a player only their own seat's list: the
+        full list is for trusted code (bots running on the true state, tests), since what another
+        seat may do can reveal what it holds.
+        """
+        commands = self.rules().legal_commands(self.state)
+        if seat is None:
+            return commands
+        return tuple(c for c in commands if getattr(c, "seat", None) == seat)
 
     def is_legal(self, command: CommandT) -> bool:
         """Whether ``execute(command)`` would succeed."""

@@ -1,0 +1,119 @@
+"""For Sale: Autorama, by Stefan Dorra: hire advisors, buy vehicles, sell them for checks.
+
+Rules are cited by the ids F1-F20 of the rules page. Money is counted in thousands of dollars
+(``1`` is $1,000); :func:`describe` writes it in dollars.
+
+>>> from avanti import autorama
+>>> game = autorama.new_game(["Ann", "Bob", "Cy"], seed=7)
+>>> game.view(0).phase
+<Phase.HIRING: 'hiring'>
+"""
+
+from avanti.autorama.cards import Kind, dollars, kind_of
+from avanti.autorama.commands import (
+    Bid,
+    Command,
+    DeclineMechanic,
+    Offer,
+    Pass,
+    PlayAdvisor,
+    TakeBack,
+    UseMechanic,
+)
+from avanti.autorama.describe import advisor_name, describe
+from avanti.autorama.events import (
+    AdvisorHired,
+    AdvisorPlayed,
+    AdvisorsRevealed,
+    BidPlaced,
+    BonusReceived,
+    ChecksRevealed,
+    ConsultantPaid,
+    DecksShuffled,
+    Event,
+    GameEnded,
+    LawyerDiscarded,
+    MechanicDeclined,
+    MechanicUsed,
+    OffersRevealed,
+    Passed,
+    VehicleBought,
+    VehiclesOffered,
+    VehicleSold,
+    VehiclesRevealed,
+    VehicleTakenBack,
+)
+from avanti.autorama.evolve import evolve
+from avanti.autorama.game import Game, dumps, execute, loads, new_game, replay
+from avanti.autorama.reasons import Reason
+from avanti.autorama.rules import CODEC, RULES, AutoramaRules, decide, legal_commands, outcome
+from avanti.autorama.scoring import Assignment, Outcome, Score, best_assignment
+from avanti.autorama.setup import Options, Phase, Scenario, Setup
+from avanti.autorama.state import GameState, Step
+from avanti.autorama.views import View, redact, view
+from avanti.core import IllegalCommand, InvalidSetup
+
+__all__ = [
+    "CODEC",
+    "RULES",
+    "AdvisorHired",
+    "AdvisorPlayed",
+    "AdvisorsRevealed",
+    "Assignment",
+    "AutoramaRules",
+    "Bid",
+    "BidPlaced",
+    "BonusReceived",
+    "ChecksRevealed",
+    "Command",
+    "ConsultantPaid",
+    "DecksShuffled",
+    "DeclineMechanic",
+    "Event",
+    "Game",
+    "GameEnded",
+    "GameState",
+    "IllegalCommand",
+    "InvalidSetup",
+    "Kind",
+    "LawyerDiscarded",
+    "MechanicDeclined",
+    "MechanicUsed",
+    "Offer",
+    "OffersRevealed",
+    "Options",
+    "Outcome",
+    "Pass",
+    "Passed",
+    "Phase",
+    "PlayAdvisor",
+    "Reason",
+    "Scenario",
+    "Score",
+    "Setup",
+    "Step",
+    "TakeBack",
+    "UseMechanic",
+    "VehicleBought",
+    "VehicleSold",
+    "VehicleTakenBack",
+    "VehiclesOffered",
+    "VehiclesRevealed",
+    "View",
+    "advisor_name",
+    "best_assignment",
+    "decide",
+    "describe",
+    "dollars",
+    "dumps",
+    "evolve",
+    "execute",
+    "kind_of",
+    "legal_commands",
+    "loads",
+    "new_game",
+    "outcome",
+    "redact",
+    "replay",
+    "view",
+]

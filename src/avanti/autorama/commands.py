@@ -1,0 +1,84 @@
+"""What players ask to do. Each command names the seat that issues it."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+__all__ = [
+    "Bid",
+    "Command",
+    "DeclineMechanic",
+    "Offer",
+    "Pass",
+    "PlayAdvisor",
+    "TakeBack",
+    "UseMechanic",
+]
+
+
+@frozen
+class Bid:
+    """F4: put ``amount`` in front of you (your total bid, not a raise) in the advisor auction."""
+
+    seat: int
+    amount: int
+
+
+@frozen
+class Pass:
+    """F5: leave the auction, taking the lowest advisor left and half your bid back."""
+
+    seat: int
+
+
+@frozen
+class PlayAdvisor:
+    """F9: play an advisor face up to buy a vehicle; ``boost`` pays 3 for a Fleet Manager (F10)."""
+
+    seat: int
+    advisor: int
+    boost: bool = False
+
+
+@frozen
+class Offer:
+    """F14: offer one vehicle face down, or two (in ascending order) with a Lawyer (F15)."""
+
+    seat: int
+    vehicles: tuple[int, ...]
+
+
+@frozen
+class TakeBack:
+    """F15: after the reveal, take one of your two offered vehicles back into your hand."""
+
+    seat: int
+    vehicle: int
+
+
+@frozen
+class UseMechanic:
+    """F16: with the lowest vehicle, discard a Mechanic to take the second-lowest check."""
+
+    seat: int
+
+
+@frozen
+class DeclineMechanic:
+    """F16: with the lowest vehicle, keep your Mechanics and take the lowest check."""
+
+    seat: int
+
+
+Command = Bid | Pass | PlayAdvisor | Offer | TakeBack | UseMechanic | DeclineMechanic
+"""Every command of the game."""
+
+COMMAND_TYPES: tuple[type, ...] = (
+    Bid,
+    Pass,
+    PlayAdvisor,
+    Offer,
+    TakeBack,
+    UseMechanic,
+    DeclineMechanic,
+)

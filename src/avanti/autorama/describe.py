@@ -1,0 +1,170 @@
+"""One plain English line per event, for transcripts; amounts shown in dollars."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from avanti.autorama.cards import dollars, kind_of
+from avanti.autorama.events import (
+    AdvisorHired,
+    AdvisorPlayed,
+    AdvisorsRevealed,
+    BidPlaced,
+    BonusReceived,
+    ChecksRevealed,
+    ConsultantPaid,
+    DecksShuffled,
+    Event,
+    GameEnded,
+    LawyerDiscarded,
+    MechanicDeclined,
+    MechanicUsed,
+    OffersRevealed,
+    Passed,
+    VehicleBought,
+    VehiclesOffered,
+    VehicleSold,
+    VehiclesRevealed,
+    VehicleTakenBack,
+)
+from avanti.autorama.setup import Setup
+
+__all__ = ["advisor_name", "describe"]
+
+
+def advisor_name(advisor: int) -> str:
+    """An advisor by kind and number (F4-F19): ``advisor_name(15) == "Fleet Manager 15"``."""
+    return f"{kind_of(advisor).value} {advisor}"
+
+
+def _list(cards: tuple[int, ...]) -> str:
+    return ", ".join(str(c) for c in cards)
+
+
+def _checks(checks: tuple[int, ...]) -> str:
+    return ", ".join(dollars(c) for c in checks)
+
+
+def describe(event: Event, setup: Setup) -> str:
+    """One line saying what ``event`` was (F1-F20), naming players, money in dollars.
+
+    Works on redacted events too (hidden facts read as "face down").
+    """
+    names = setup.players
+    return _LINES[type(event)](event, names)
+
+
+def _shuffled(e: DecksShuffled, names: tuple[str, ...]) -> str:
+    if e.advisors is None or e.removed_advisors is None:
+        return "The decks were shuffled and cards removed face down."
+    removed = len(e.removed_advisors)
+    return f"The decks were shuffled; {removed} cards of each were removed face down."
+
+
+def _advisors(e: AdvisorsRevealed, names: tuple[str, ...]) -> str:
+    cards = ", ".join(advisor_name(a) for a in sorted(e.advisors))
+    return f"Phase 1, round {e.round}: advisors {cards} are up; {names[e.start]} bids first."
+
+
+def _bid(e: BidPlaced, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} bid {dollars(e.amount)}."
+
+
+def _passed(e: Passed, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} passed."
+
+
+def _hired(e: AdvisorHired, names: tuple[str, ...]) -> str:
+    money = f"paid {dollars(e.paid)}"
+    if e.bid != e.paid:
+        money += f" and took back {dollars(e.bid - e.paid)}"
+    return f"{names[e.seat]} took {advisor_name(e.advisor)} and {money}."
+
+
+def _consultant(e: ConsultantPaid, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} received {dollars(e.amount)} from {names[e.payer]} (Consultant)."
+
+
+def _vehicles(e: VehiclesRevealed, names: tuple[str, ...]) -> str:
+    cards = _list(tuple(sorted(e.vehicles)))
+    return f"Phase 2, round {e.round}: vehicles {cards} are up; {names[e.start]} plays first."
+
+
+def _played(e: AdvisorPlayed, names: tuple[str, ...]) -> str:
+    boost = f", paying {dollars(3)} to count as {e.advisor + 18}" if e.boosted else ""
+    return f"{names[e.seat]} played {advisor_name(e.advisor)}{boost}."
+
+
+def _bought(e: VehicleBought, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} bought vehicle {e.vehicle} with {advisor_name(e.advisor)}."
+
+
+def _bonus(e: BonusReceived, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} received {dollars(e.amount)} ({advisor_name(e.advisor)})."
+
+
+def _checks_up(e: ChecksRevealed, names: tuple[str, ...]) -> str:
+    return f"Phase 3, round {e.round}: checks {_checks(tuple(sorted(e.checks)))} are up."
+
+
+def _offered(e: VehiclesOffered, names: tuple[str, ...]) -> str:
+    lawyer = f" with {advisor_name(e.lawyer)}" if e.lawyer is not None else ""
+    count = "two vehicles" if e.lawyer is not None else "a vehicle"
+    shown = f" ({_list(e.vehicles)})" if e.vehicles is not None else " face down"
+    return f"{names[e.seat]} offered {count}{lawyer}{shown}."
+
+
+def _revealed(e: OffersRevealed, names: tuple[str, ...]) -> str:
+    parts = "; ".join(f"{names[s]} {_list(o)}" for s, o in enumerate(e.offers))
+    return f"Offers revealed: {parts}."
+
+
+def _taken_back(e: VehicleTakenBack, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} took vehicle {e.vehicle} back (Lawyer)."
+
+
+def _lawyer(e: LawyerDiscarded, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} discarded {advisor_name(e.lawyer)}."
+
+
+def _mechanic(e: MechanicUsed, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} discarded {advisor_name(e.mechanic)} for the second-lowest check."
+
+
+def _declined(e: MechanicDeclined, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} kept their Mechanics."
+
+
+def _sold(e: VehicleSold, names: tuple[str, ...]) -> str:
+    return f"{names[e.seat]} sold vehicle {e.vehicle} for a {dollars(e.check)} check."
+
+
+def _ended(e: GameEnded, names: tuple[str, ...]) -> str:
+    totals = ", ".join(f"{names[s]} {dollars(t)}" for s, t in enumerate(e.totals))
+    winners = " and ".join(names[s] for s in e.winners)
+    verb = "wins" if len(e.winners) == 1 else "share the victory"
+    return f"Game over: {totals}. {winners} {verb}."
+
+
+_LINES: dict[type, Callable[[Any, tuple[str, ...]], str]] = {
+    DecksShuffled: _shuffled,
+    AdvisorsRevealed: _advisors,
+    BidPlaced: _bid,
+    Passed: _passed,
+    AdvisorHired: _hired,
+    ConsultantPaid: _consultant,
+    VehiclesRevealed: _vehicles,
+    AdvisorPlayed: _played,
+    VehicleBought: _bought,
+    BonusReceived: _bonus,
+    ChecksRevealed: _checks_up,
+    VehiclesOffered: _offered,
+    OffersRevealed: _revealed,
+    VehicleTakenBack: _taken_back,
+    LawyerDiscarded: _lawyer,
+    MechanicUsed: _mechanic,
+    MechanicDeclined: _declined,
+    VehicleSold: _sold,
+    GameEnded: _ended,
+}

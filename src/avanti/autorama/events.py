@@ -1,0 +1,248 @@
+"""What happened, in the past tense. Every random result is written into an event (F1).
+
+Fields that may be hidden from a seat are typed ``... | None``: :func:`avanti.autorama.redact`
+sets them to ``None`` for seats that may not see them. Amounts are in thousands of dollars.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+__all__ = [
+    "AdvisorHired",
+    "AdvisorPlayed",
+    "AdvisorsRevealed",
+    "BidPlaced",
+    "BonusReceived",
+    "ChecksRevealed",
+    "ConsultantPaid",
+    "DecksShuffled",
+    "Event",
+    "GameEnded",
+    "LawyerDiscarded",
+    "MechanicDeclined",
+    "MechanicUsed",
+    "OffersRevealed",
+    "Passed",
+    "VehicleBought",
+    "VehicleSold",
+    "VehicleTakenBack",
+    "VehiclesOffered",
+    "VehiclesRevealed",
+]
+
+
+@frozen
+class DecksShuffled:
+    """F1: the three decks were shuffled (top card first) and cards removed unseen.
+
+    Wholly secret: every field is ``None`` in every seat's stream.
+    """
+
+    advisors: tuple[int, ...] | None
+    vehicles: tuple[int, ...] | None
+    checks: tuple[int, ...] | None
+    removed_advisors: tuple[int, ...] | None
+    removed_vehicles: tuple[int, ...] | None
+    removed_checks: tuple[int, ...] | None
+
+
+@frozen
+class AdvisorsRevealed:
+    """F4: a round of phase 1 began; these advisors lie face up, ``start`` bids first."""
+
+    round: int
+    start: int
+    advisors: tuple[int, ...]
+
+
+@frozen
+class BidPlaced:
+    """F4: ``seat`` bid ``amount`` in all."""
+
+    seat: int
+    amount: int
+
+
+@frozen
+class Passed:
+    """F5: ``seat`` left this round's auction."""
+
+    seat: int
+
+
+@frozen
+class AdvisorHired:
+    """F5, F6: ``seat`` took ``advisor`` with ``bid`` in front of them and paid ``paid`` of it."""
+
+    seat: int
+    advisor: int
+    bid: int
+    paid: int
+
+
+@frozen
+class ConsultantPaid:
+    """F7: ``seat`` took Consultant ``advisor`` and received ``amount`` from ``payer``."""
+
+    seat: int
+    advisor: int
+    payer: int
+    amount: int
+
+
+@frozen
+class VehiclesRevealed:
+    """F9: a round of phase 2 began; these vehicles lie face up, ``start`` plays first."""
+
+    round: int
+    start: int
+    vehicles: tuple[int, ...]
+
+
+@frozen
+class AdvisorPlayed:
+    """F9, F10: ``seat`` played ``advisor`` face up; ``boosted`` means it paid 3 to count 31-33."""
+
+    seat: int
+    advisor: int
+    boosted: bool
+
+
+@frozen
+class VehicleBought:
+    """F11: ``seat`` took ``vehicle`` with ``advisor``."""
+
+    seat: int
+    vehicle: int
+    advisor: int
+
+
+@frozen
+class BonusReceived:
+    """F11: ``seat`` received ``amount`` for Sales Director or General Manager ``advisor``."""
+
+    seat: int
+    advisor: int
+    amount: int
+
+
+@frozen
+class ChecksRevealed:
+    """F14: a round of phase 3 began; these checks lie face up."""
+
+    round: int
+    checks: tuple[int, ...]
+
+
+@frozen
+class VehiclesOffered:
+    """F14: ``seat`` put vehicles face down, two of them with ``lawyer`` (F15).
+
+    ``vehicles`` is ``None`` for every other seat: offers are secret until all are in.
+    """
+
+    seat: int
+    vehicles: tuple[int, ...] | None
+    lawyer: int | None
+
+
+@frozen
+class OffersRevealed:
+    """F14: every offer was turned face up (one entry per seat)."""
+
+    offers: tuple[tuple[int, ...], ...]
+
+
+@frozen
+class VehicleTakenBack:
+    """F15: ``seat`` took ``vehicle`` back into their hand."""
+
+    seat: int
+    vehicle: int
+
+
+@frozen
+class LawyerDiscarded:
+    """F15 with ``lawyer_single_use``: ``seat`` discarded the Lawyer it used."""
+
+    seat: int
+    lawyer: int
+
+
+@frozen
+class MechanicUsed:
+    """F16: ``seat`` discarded ``mechanic`` to take the second-lowest check."""
+
+    seat: int
+    mechanic: int
+
+
+@frozen
+class MechanicDeclined:
+    """F16: ``seat`` kept its Mechanics and takes the lowest check."""
+
+    seat: int
+
+
+@frozen
+class VehicleSold:
+    """F17: ``seat`` sold ``vehicle`` (it leaves the game) for ``check``."""
+
+    seat: int
+    vehicle: int
+    check: int
+
+
+@frozen
+class GameEnded:
+    """F18-F20: every vehicle is sold; ``totals`` per seat and the ``winners``."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    DecksShuffled
+    | AdvisorsRevealed
+    | BidPlaced
+    | Passed
+    | AdvisorHired
+    | ConsultantPaid
+    | VehiclesRevealed
+    | AdvisorPlayed
+    | VehicleBought
+    | BonusReceived
+    | ChecksRevealed
+    | VehiclesOffered
+    | OffersRevealed
+    | VehicleTakenBack
+    | LawyerDiscarded
+    | MechanicUsed
+    | MechanicDeclined
+    | VehicleSold
+    | GameEnded
+)
+"""Every event of the game."""
+
+EVENT_TYPES: tuple[type, ...] = (
+    DecksShuffled,
+    AdvisorsRevealed,
+    BidPlaced,
+    Passed,
+    AdvisorHired,
+    ConsultantPaid,
+    VehiclesRevealed,
+    AdvisorPlayed,
+    VehicleBought,
+    BonusReceived,
+    ChecksRevealed,
+    VehiclesOffered,
+    OffersRevealed,
+    VehicleTakenBack,
+    LawyerDiscarded,
+    MechanicUsed,
+    MechanicDeclined,
+    VehicleSold,
+    GameEnded,
+)

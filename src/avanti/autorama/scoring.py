@@ -1,0 +1,121 @@
+"""Scoring (F19) and the winners (F20).
+
+A player's money is their checks, their cash and the bonuses of the advisors they kept. Controllers
+and Restoration Specialists each go on a different check (and a check takes at most one of them);
+the library tries every legal assignment and keeps the best, reporting which advisor went where.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from avanti.autorama.cards import Kind, kind_of
+from avanti.autorama.state import GameState
+
+Pairs = tuple[tuple[int, int], ...]
+"""(advisor, index of check) pairs."""
+
+__all__ = ["Assignment", "Outcome", "Score", "best_assignment", "score", "score_seat"]
+
+
+@frozen
+class Assignment:
+    """F19: ``advisor`` (a Controller or Restoration Specialist) made ``check`` worth ``worth``."""
+
+    advisor: int
+    check: int
+    worth: int
+
+
+@frozen
+class Score:
+    """One player's money at the end (F19), in thousands of dollars.
+
+    ``checks`` are the check values as dealt, ``check_total`` their worth after ``assignments``;
+    ``bonus`` is the Financial Advisors' bonus; ``total = check_total + cash + bonus``.
+    """
+
+    seat: int
+    checks: tuple[int, ...]
+    assignments: tuple[Assignment, ...]
+    check_total: int
+    cash: int
+    bonus: int
+    total: int
+
+
+@frozen
+class Outcome:
+    """The result of a finished game: every seat's score and the winners (F20).
+
+    ``winners`` holds more than one seat when the victory is shared.
+    """
+
+    scores: tuple[Score, ...]
+    winners: tuple[int, ...]
+
+
+def _worth(advisor: int, check: int) -> int:
+    """What ``check`` is worth with ``advisor`` on it (F19), or ``check`` if it does not help."""
+    if kind_of(advisor) is Kind.CONTROLLER:
+        return max(check, advisor)  # Controllers 10/11/12 make a check worth 10/11/12.
+    if 2 <= check <= 9:
+        return 2 * check  # a Restoration Specialist doubles a check of 2 to 9.
+    return check
+
+
+def best_assignment(checks: tuple[int, ...], advisors: tuple[int, ...]) -> tuple[Assignment, ...]:
+    """F19: the assignment of Controllers and Restoration Specialists that adds the most.
+
+    Each advisor goes on a different check, and only where it raises the value. Among equally
+    good assignments the first found wins, trying advisors from the lowest and checks from the
+    lowest, so the lowest Controller goes on the lowest check.
+    """
+    special = sorted(
+        a for a in advisors if kind_of(a) in (Kind.CONTROLLER, Kind.RESTORATION_SPECIALIST)
+    )
+    order = sorted(range(len(checks)), key=lambda i: checks[i])
+    best_gain = 0
+    best: tuple[tuple[int, int], ...] = ()
+
+    def search(
+        i: int, used: frozenset[int], gain: int, chosen: tuple[tuple[int, int], ...]
+    ) -> None:
+        nonlocal best_gain, best
+        if gain > best_gain:
+            best_gain, best = gain, chosen
+        if i == len(special):
+            return
+        advisor = special[i]
+        tried: set[int] = set()
+        for j in order:
+            value = checks[j]
+            if j in used or value in tried:
+                continue
+            tried.add(value)
+            extra = _worth(advisor, value) - value
+            if extra > 0:
+                search(i + 1, used | {j}, gain + extra, (*chosen, (advisor, j)))
+        search(i + 1, used, gain, chosen)
+
+    search(0, frozenset(), 0, ())
+    return tuple(Assignment(a, checks[j], _worth(a, checks[j])) for a, j in best)
+
+
+def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: int) -> Score:
+    """F19: one player's money from their checks, kept advisors and cash."""
+    assignments = best_assignment(checks, kept)
+    check_total = sum(checks) + sum(a.worth - a.check for a in assignments)
+    financial = sum(1 for a in kept if kind_of(a) is Kind.FINANCIAL_ADVISOR)
+    bonus = financial * cash
+    return Score(seat, checks, assignments, check_total, cash, bonus, check_total + cash + bonus)
+
+
+def score(state: GameState) -> Outcome:
+    """F19, F20: every seat's score, and the winners: most money, then most cash, else shared."""
+    scores = tuple(
+        score_seat(s, state.checks[s], state.kept[s], state.cash[s]) for s in range(state.players)
+    )
+    best = max((s.total, s.cash) for s in scores)
+    winners = tuple(s.seat for s in scores if (s.total, s.cash) == best)
+    return Outcome(scores, winners)

@@ -1,0 +1,156 @@
+"""Phase 3, selling vehicles: secret offers, Lawyers, Mechanics and checks (F14-F18)."""
+
+from __future__ import annotations
+
+import itertools
+
+from avanti.autorama.cards import Kind, kind_of
+from avanti.autorama.commands import Command, DeclineMechanic, Offer, TakeBack, UseMechanic
+from avanti.autorama.events import (
+    Event,
+    LawyerDiscarded,
+    MechanicDeclined,
+    MechanicUsed,
+    OffersRevealed,
+    VehiclesOffered,
+    VehicleSold,
+    VehicleTakenBack,
+)
+from avanti.autorama.flow import Emitter, refuse
+from avanti.autorama.reasons import Reason
+from avanti.autorama.setup import Phase
+from avanti.autorama.state import GameState, Step
+from avanti.core import CoreReason
+
+__all__ = [
+    "decide_mechanic",
+    "decide_offer",
+    "decide_take_back",
+    "lawyer_for",
+    "legal_selling",
+]
+
+
+def lawyer_for(state: GameState, seat: int) -> int | None:
+    """The Lawyer ``seat`` would use to offer two vehicles: its highest (F15), or ``None``."""
+    lawyers = [a for a in state.kept[seat] if kind_of(a) is Kind.LAWYER]
+    return max(lawyers) if lawyers else None
+
+
+_WHEN = {
+    Step.OFFERING: "vehicles are offered only while a round of phase 3 takes offers",
+    Step.TAKING_BACK: "vehicles are taken back only after the reveal, by Lawyer users",
+    Step.MECHANIC: "a Mechanic is used only after the reveal, by the lowest vehicle's owner",
+}
+
+
+def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
+    if state.phase is not Phase.SELLING or state.step is not step:
+        refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule, command)
+
+
+def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
+    """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
+    _in_step(state, Step.OFFERING, command, "F14")
+    seat, vehicles = command.seat, tuple(command.vehicles)
+    if state.offers[seat] is not None:
+        refuse(Reason.ALREADY_OFFERED, "you have already offered this round", "F14", command)
+    if len(vehicles) not in (1, 2) or (len(vehicles) == 2 and vehicles[0] >= vehicles[1]):
+        refuse(
+            Reason.BAD_OFFER,
+            "offer one vehicle, or two different vehicles in ascending order",
+            "F14",
+            command,
+        )
+    missing = [v for v in vehicles if v not in state.vehicles[seat]]
+    if missing:
+        refuse(
+            Reason.VEHICLE_NOT_IN_HAND, f"vehicle {missing[0]} is not in your hand", "F14", command
+        )
+    lawyer = lawyer_for(state, seat) if len(vehicles) == 2 else None
+    if len(vehicles) == 2 and lawyer is None:
+        refuse(Reason.NO_LAWYER, "offering two vehicles takes a Lawyer", "F15", command)
+    em = Emitter(state)
+    em.emit(VehiclesOffered(seat, vehicles, lawyer))
+    offers = em.state.offers
+    if all(offer is not None for offer in offers):
+        em.emit(OffersRevealed(tuple(offer or () for offer in offers)))
+        _settle_if_ready(em)
+    return em.result()
+
+
+def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
+    """F15: after the reveal, Lawyer users take one vehicle back, the lowest Lawyer first."""
+    _in_step(state, Step.TAKING_BACK, command, "F15")
+    seat = command.seat
+    if seat != state.turn:
+        refuse(
+            CoreReason.NOT_YOUR_TURN,
+            f"seat {state.turn} takes a vehicle back first (lowest Lawyer first)",
+            "F15",
+            command,
+        )
+    if command.vehicle not in (state.offers[seat] or ()):
+        refuse(Reason.NOT_OFFERED, f"you did not offer vehicle {command.vehicle}", "F15", command)
+    em = Emitter(state)
+    em.emit(VehicleTakenBack(seat, command.vehicle))
+    lawyer = state.lawyers[seat]
+    if state.options.lawyer_single_use and lawyer is not None:
+        em.emit(LawyerDiscarded(seat, lawyer))
+    _settle_if_ready(em)
+    return em.result()
+
+
+def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> tuple[Event, ...]:
+    """F16: the owner of the lowest vehicle may discard a Mechanic for the second-lowest check."""
+    _in_step(state, Step.MECHANIC, command, "F16")
+    seat = command.seat
+    if seat != state.turn:
+        refuse(
+            Reason.NOT_LOWEST,
+            f"only seat {state.turn}, with the lowest vehicle, may use a Mechanic",
+            "F16",
+            command,
+        )
+    em = Emitter(state)
+    if isinstance(command, UseMechanic):
+        mechanic = min(a for a in state.kept[seat] if kind_of(a) is Kind.MECHANIC)
+        em.emit(MechanicUsed(seat, mechanic))
+    else:
+        em.emit(MechanicDeclined(seat))
+    _settle_if_ready(em)
+    return em.result()
+
+
+def _settle_if_ready(em: Emitter) -> None:
+    """F17: highest vehicle takes highest check, and so on; F16 swaps the lowest two."""
+    state = em.state
+    if state.step is not Step.SETTLING:
+        return
+    offered = {s: (state.offers[s] or (0,))[0] for s in range(state.players)}
+    ranking = sorted(offered, key=offered.__getitem__, reverse=True)
+    checks = sorted(state.table, reverse=True)
+    if state.mechanic:
+        checks[-2], checks[-1] = checks[-1], checks[-2]
+    for seat, check in zip(ranking, checks, strict=True):
+        em.emit(VehicleSold(seat, offered[seat], check))
+    em.next_checks()
+
+
+def legal_selling(state: GameState) -> tuple[Command, ...]:
+    """Every offer still open (F14, F15), the take-backs (F15) or the Mechanic choice (F16)."""
+    if state.step is Step.OFFERING:
+        commands: list[Command] = []
+        for seat in range(state.players):
+            if state.offers[seat] is not None:
+                continue
+            hand = state.vehicles[seat]
+            commands.extend(Offer(seat, (v,)) for v in hand)
+            if lawyer_for(state, seat) is not None:
+                commands.extend(Offer(seat, pair) for pair in itertools.combinations(hand, 2))
+        return tuple(commands)
+    actor = state.turn
+    assert actor is not None
+    if state.step is Step.TAKING_BACK:
+        return tuple(TakeBack(actor, v) for v in state.offers[actor] or ())
+    return (UseMechanic(actor), DeclineMechanic(actor))

@@ -1,0 +1,1 @@
+"""Avanti (Zoch), the flagship game: board, deck, options, state, commands, events and rules."""

@@ -1,0 +1,120 @@
+"""The Avanti ruleset: the object the core's :class:`~avanti.core.Game` runs on."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from avanti.core import Codec
+from avanti.game.commands import COMMAND_TYPES, Command, Drive, Invest, PlaceEventMarker, PlayCard
+from avanti.game.commands import Quit as QuitCommand
+from avanti.game.decide import decide
+from avanti.game.events import (
+    EVENT_TYPES,
+    CardPlayed,
+    CarMoved,
+    Event,
+    EventMarkerPlaced,
+    Invested,
+    PlayerQuit,
+    QuitReason,
+)
+from avanti.game.evolve import evolve
+from avanti.game.legal import legal_commands
+from avanti.game.runend import final_ranking
+from avanti.game.setup import Setup, start
+from avanti.game.state import GameState, Phase
+from avanti.game.views import View, redact, view
+
+__all__ = ["CODEC", "RULES", "AvantiRules", "Outcome", "cause", "outcome"]
+
+
+@frozen
+class Outcome:
+    """How a finished game came out (A20, A24).
+
+    ``winner`` is the seat whose figure is furthest ahead; ``ranking`` lists every seat that
+    way, ties going to the better rank in the last run; ``island`` is each figure's space.
+    """
+
+    winner: int
+    ranking: tuple[int, ...]
+    island: tuple[int, ...]
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The result once the game is over, else ``None``."""
+    if state.phase is not Phase.OVER or state.winner is None:
+        return None
+    return Outcome(state.winner, final_ranking(state), state.island)
+
+
+def cause(event: Event) -> Command | None:
+    """The command ``event`` is the first event of, or ``None`` for a follow-on event.
+
+    The core uses it to check a replayed log and to find command boundaries for undo.
+    """
+    if isinstance(event, CardPlayed):
+        if event.card is None or event.number is None:
+            return None
+        return PlayCard(event.seat, event.card, event.number)
+    if isinstance(event, CarMoved):
+        return Drive(event.seat)
+    if isinstance(event, PlayerQuit):
+        return QuitCommand(event.seat) if event.reason is QuitReason.VOLUNTARY else None
+    if isinstance(event, Invested):
+        return Invest(event.seat, event.steps)
+    if isinstance(event, EventMarkerPlaced) and event.seat is not None:
+        return PlaceEventMarker(event.seat, event.space)
+    return None
+
+
+CODEC: Codec[Setup, Command, Event] = Codec(
+    format="avanti",
+    version=1,
+    setup_type=Setup,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+)
+"""JSON for Avanti setups, commands, events and game documents."""
+
+
+class AvantiRules:
+    """The Avanti rules A1-A31 as a :class:`~avanti.core.Ruleset`."""
+
+    codec = CODEC
+
+    def start(self, setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
+        """The state before anything happened, and the opening shuffle and deal (A6, A7)."""
+        return start(setup)
+
+    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
+        """The events ``command`` causes; raises ``IllegalCommand``."""
+        return decide(state, command)
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        """The state after ``event``."""
+        return evolve(state, event)
+
+    def legal_commands(self, state: GameState) -> tuple[Command, ...]:
+        """Every command ``decide`` accepts now."""
+        return legal_commands(state)
+
+    def view(self, state: GameState, seat: int | None) -> View:
+        """What ``seat`` may see (A30)."""
+        return view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """``event`` as ``seat`` may see it (A30)."""
+        return redact(event, seat)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """The result of a finished game, or ``None``."""
+        return outcome(state)
+
+    def cause(self, event: Event) -> Command | None:
+        """The command ``event`` is the first event of, or ``None``."""
+        return cause(event)
+
+
+RULES = AvantiRules()
+"""The one Avanti ruleset object."""
