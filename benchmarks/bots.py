@@ -53,8 +53,7 @@ def markdown(title: str, summary: Summary, seconds: float) -> str:
     for kind, rate in summary.bots:
         low, high = rate.interval
         lines.append(
-            f"| {kind} | {rate.games} | {rate.wins} | {rate.share:.1%} | "
-            f"{low:.1%} - {high:.1%} |"
+            f"| {kind} | {rate.games} | {rate.wins} | {rate.share:.1%} | {low:.1%} - {high:.1%} |"
         )
     counts = "".join(f", {name} {mean.mean:.2f}" for name, mean in summary.counts)
     lines += [

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from avanti.bots import BOT_KINDS, RandomBot
+from avanti.bots import BOT_KINDS, RandomBot, search
 from avanti.bots.driver import play
 from avanti.bots.kit import kit_for, make_bot
 from avanti.bots.mare import MareBot, MareSampler, reward
@@ -121,6 +121,15 @@ def test_search_bot_returns_a_forced_command_without_searching() -> None:
     game = new_game(["Ann", "Bob"], seed=1)
     bot = make_bot("search", MARE, game.setup, 0, iterations=1)
     assert bot.choose(game.view(0), [Roll(0)], Rng(0).stream()) == Roll(0)
+
+
+def test_search_bot_stops_a_rollout_that_never_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "MAX_ROLLOUT", 2)
+    state = owing((6, 6, 9, SEA), boat=5)
+    bot = make_bot("search", MARE, new_game(["A", "B"]).setup, 0, iterations=3)
+    assert repr(bot) == "SearchBot(iterations=3, exploration=0.7)"
+    with pytest.raises(RuntimeError, match="did not end within 2 commands"):
+        bot.choose(RULES.view(state, 0), RULES.legal_commands(state), Rng(0).stream())
 
 
 def test_search_bot_needs_a_positive_budget() -> None:

@@ -206,6 +206,24 @@ def test_play_with_only_bots_tells_the_game() -> None:
     assert "The game is over." in text
 
 
+def test_play_says_when_it_cannot_save(tmp_path: Path) -> None:
+    target = tmp_path / "no-such-folder" / "game.json"
+    code, text = run("play", "--game", "mare", stdin=f"save {target}\n")
+    assert code == 0
+    assert f"Could not save to {target}: No such file or directory" in text
+
+
+def test_without_rich_the_command_line_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)
+    assert run("demo", "--game", "mare")[0] == 1
+    assert (
+        "the command line needs rich: python -m pip install 'avanti[cli]'"
+        in capsys.readouterr().err
+    )
+
+
 def test_play_rejects_seats_that_are_not_at_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("play", "--game", "mare", "--human", "0,5")[0] == 1
     assert "--human takes seats from 0 to 2, got '5'" in capsys.readouterr().err

@@ -57,7 +57,14 @@ class GameInfo:
 
 GAMES: dict[str, GameInfo] = {
     "avanti": GameInfo(
-        "avanti", "Avanti", "avanti", "avanti", 3, 5, ("Jack", "Isabella", "Tina", "Steve")
+        "avanti",
+        "Avanti",
+        "avanti",
+        "avanti",
+        3,
+        5,
+        ("Jack", "Isabella", "Tina", "Steve"),
+        "avanti.bots.flagship",
     ),
     "mare": GameInfo(
         "mare",
@@ -77,6 +84,7 @@ GAMES: dict[str, GameInfo] = {
         3,
         6,
         ("Isaac", "Becky", "Chloe", "Dave"),
+        "avanti.bots.forsale",
     ),
 }
 """Every game by its short name."""

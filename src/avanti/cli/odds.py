@@ -30,10 +30,10 @@ SHORT = 12
 """The longest fraction (in characters) still written out beside its decimal."""
 
 
-def _cell(value: Fraction, exact: bool) -> str:
+def _cell(value: Fraction) -> str:
     text = f"{float(value):.4f}"
     fraction = str(value)
-    if value.denominator != 1 and (exact or len(fraction) <= SHORT):
+    if value.denominator != 1 and len(fraction) <= SHORT:
         return f"{text} ({fraction})"
     return text
 
@@ -46,18 +46,20 @@ def odds_command(args: argparse.Namespace, out: TextIO) -> int:
     for name in ("Variant", "Policy (M6)", "Fish friends win", "Fisher fans win", "Draw"):
         table.add_column(name)
     table.add_column("Expected rolls", justify="right")
+    exact: list[str] = []
     for variant in variants:
         for policy in policies:
             o = odds(policy, VARIANTS[variant])
-            table.add_row(
-                variant,
-                policy,
-                _cell(o.fish, args.exact),
-                _cell(o.fishers, args.exact),
-                _cell(o.draw, args.exact),
-                _cell(o.expected_rolls, args.exact),
+            cells = (o.fish, o.fishers, o.draw, o.expected_rolls)
+            table.add_row(variant, policy, *(_cell(value) for value in cells))
+            exact.append(
+                f"{variant}, {policy}: fish friends {o.fish}, fisher fans {o.fishers}, "
+                f"draw {o.draw}, expected rolls {o.expected_rolls}"
             )
     console = make_console(out)
     console.print(table)
+    if args.exact:
+        for line in exact:
+            say(console, line)
     say(console, "Exact values from avanti.mare.odds; each row's chances add up to 1.", "dim")
     return 0

@@ -21,7 +21,6 @@ from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import command_text, make_console, say
 from avanti.cli.render import board_for
 from avanti.cli.watch import bot_kinds, load, player_names
-from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
 
 __all__ = ["parse_seats", "play"]
@@ -158,11 +157,7 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 return 0
         else:
             command = bots[seat].choose(table.game.view(seat), mine, stream)
-        try:
-            table.game = table.game.execute(command)
-        except AvantiError as error:  # a listed command the rules refuse: a bug in a game
-            say(console, f"Refused: {error}", style="red")
-            return 1
+        table.game = table.game.execute(command)
         if not humans:
             table.catch_up(console, None)
     watcher = min(humans) if humans else None

@@ -6,6 +6,7 @@ a watcher wants to see it again. A game without one gets a plain list of its vie
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -73,8 +74,18 @@ def _always(events: tuple[Any, ...]) -> bool:
     return bool(events)
 
 
+def _imported(module: str) -> Callable[[], Board]:
+    def load() -> Board:
+        board: Board = importlib.import_module(module).BOARD
+        return board
+
+    return load
+
+
 _BOARDS: dict[str, Callable[[], Board]] = {
     "mare": lambda: Board(_mare_board, _always),
+    "avanti": _imported("avanti.cli.flagship"),
+    "autorama": _imported("avanti.cli.forsale"),
 }
 """Boards by game name; each is built on first use (games in other modules load lazily)."""
 

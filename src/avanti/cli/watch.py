@@ -42,11 +42,9 @@ def bot_kinds(text: str, seats: int) -> list[str]:
 
 
 def _outcome_line(info: GameInfo, game: Any) -> str:
-    for event in reversed(game.events):
-        line = info.describe(event, game.setup)
-        if line:
-            return line
-    return "The game is over."
+    """The last event of a finished game, which says how it ended."""
+    line: str = info.describe(game.events[-1], game.setup)
+    return line
 
 
 def demo(args: argparse.Namespace, out: TextIO) -> int:
