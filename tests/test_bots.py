@@ -132,6 +132,27 @@ def test_search_bot_stops_a_rollout_that_never_ends(monkeypatch: pytest.MonkeyPa
         bot.choose(RULES.view(state, 0), RULES.legal_commands(state), Rng(0).stream())
 
 
+class StaleSampler:
+    """A sampler that disagrees with the view: it always gives a position owing no move."""
+
+    def sample_state(self, view: object, seat: int, rng: object) -> GameState:
+        return GameState(SIDES, Options(), 0, (6, 6, 6, 6), 0, False, None, Rng(1))
+
+
+def test_search_bot_survives_a_sampler_that_disagrees_with_the_view() -> None:
+    state = owing((6, 6, 9, SEA), boat=5)
+    legal = RULES.legal_commands(state)
+    bot = SearchBot(
+        rules=RULES,
+        sampler=StaleSampler(),
+        reward=reward,
+        players=2,
+        rollout=(MareBot(0), MareBot(1)),
+        iterations=5,
+    )
+    assert bot.choose(RULES.view(state, 0), legal, Rng(0).stream()) == legal[0]
+
+
 def test_search_bot_needs_a_positive_budget() -> None:
     kit = kit_for(MARE)
     assert kit.sampler is not None

@@ -169,6 +169,14 @@ def test_the_heuristic_beats_the_random_bot() -> None:
     assert heuristic.share > random.share
 
 
+def test_the_search_bot_may_be_asked_before_lower_seats_have_laid_a_card() -> None:
+    game = planning()
+    bot = make_bot("search", AVANTI, game.setup, 2, iterations=12)
+    mine = [c for c in game.legal_commands() if c.seat == 2]
+    chosen = bot.choose(game.view(2), mine, Rng(4).stream())
+    assert chosen in mine
+
+
 def test_the_search_bot_plays_whole_games_of_avanti() -> None:
     plan = Plan("avanti", ("search", "heuristic", "random"), 1, seed=5, iterations=4)
     (record,) = run(plan)

@@ -81,8 +81,10 @@ class SearchBot:
     """Information-set MCTS over determinizations drawn by a :class:`StateSampler`.
 
     Budget: ``iterations`` sampled games per decision, each walking the tree, adding one node
-    and playing to the end with ``rollout`` (one bot per seat). A decision with a single legal
-    command costs nothing. ``exploration`` is the UCB1 constant; rewards are in [0, 1].
+    and playing on with ``rollout`` (one bot per seat) to the end of the game or until
+    ``evaluate`` scores the position. A decision with a single legal command costs nothing.
+    ``exploration`` is the UCB1 constant; rewards are in [0, 1]. Every other seat in the tree
+    is the lowest seat with a legal command, as in :func:`avanti.bots.driver.play`.
     """
 
     def __init__(
@@ -133,8 +135,14 @@ class SearchBot:
         path: list[_Node] = []
         while rules.outcome(state) is None:
             legal = rules.legal_commands(state)
-            actor = _actor(legal)
-            mine = [c for c in legal if c.seat == actor and (node is not root or c in allowed)]
+            if node is root:  # the bot's own move, whichever seats may also act now
+                actor = root.seat
+                mine = [c for c in legal if c in allowed]
+            else:
+                actor = _actor(legal)
+                mine = [c for c in legal if c.seat == actor]
+            if not mine:  # a sampler that disagrees with the view: score the position as is
+                break
             untried = [c for c in mine if c not in node.children]
             for command in mine:
                 if command in node.children:
