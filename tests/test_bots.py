@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 from typing import Any
 
 import pytest
@@ -223,3 +225,20 @@ def test_simulation_plans_are_checked() -> None:
         run(Plan("mare", ("random",), 1), workers=0)
     with pytest.raises(KeyError, match="unknown game"):
         run(Plan("chess", ("random",), 1))
+
+
+def test_an_interrupted_simulation_stops_its_workers() -> None:
+    before = set(multiprocessing.active_children())
+    workers: set[Any] = set()
+    plan = Plan("mare", ("search", "heuristic"), 20, seed=1, iterations=2_000)
+
+    def interrupt(record: object) -> None:
+        workers.update(set(multiprocessing.active_children()) - before)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(plan, workers=2, on_done=interrupt)
+    assert len(workers) == 2
+    for worker in workers:
+        worker.join(timeout=30)
+        assert worker.exitcode == -signal.SIGTERM  # stopped, not left to finish its games

@@ -8,6 +8,8 @@ whatever the number of workers. Win rates come with 95% Wilson score intervals.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -138,14 +140,27 @@ def run(
             if on_done is not None:
                 on_done(records[-1])
         return tuple(records)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    others = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
         futures = [pool.submit(play_one, plan, index) for index in range(plan.games)]
         for future in as_completed(futures):
             record = future.result()
             records.append(record)
             if on_done is not None:
                 on_done(record)
+    except BaseException:  # Ctrl-C or a failed game: stop this pool's workers at once
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in set(multiprocessing.active_children()) - others:
+            worker.terminate()
+        raise
+    pool.shutdown()
     return tuple(sorted(records, key=lambda r: r.index))
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the run and reports once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
