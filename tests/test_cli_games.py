@@ -14,6 +14,7 @@ from attrs import frozen
 from rich.console import Console
 
 import avanti
+from avanti.catalog import GAMES
 from avanti.cli import main
 from avanti.cli.render import board_for
 
@@ -232,3 +233,13 @@ def test_a_game_without_a_drawing_gets_its_view_as_a_list() -> None:
     assert out.getvalue().split() == ["seat", "1", "score", "42"]
     assert board.after(("an event",))
     assert not board.after(())
+
+
+def test_every_game_names_a_full_table_with_distinct_names() -> None:
+    for info in GAMES.values():
+        names = info.player_names(info.max_players)
+        assert len(set(names)) == info.max_players
+        assert names[: len(info.default_players)] == info.default_players
+        with pytest.raises(ValueError, match=f"takes {info.min_players} to"):
+            info.player_names(info.max_players + 1)
+    assert GAMES["mare"].player_names(6) == ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")

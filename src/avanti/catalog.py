@@ -20,6 +20,10 @@ from avanti.core.errors import DecodeError
 __all__ = ["DEFAULT_GAME", "GAMES", "GameInfo", "game_info", "info_for_document"]
 
 
+EXTRA_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+"""Names for seats beyond a game's default table."""
+
+
 @frozen
 class GameInfo:
     """One game: its short name, title, module, seat limits, default player names and bot kit.
@@ -49,6 +53,19 @@ class GameInfo:
         """One line of plain English for an event."""
         text: str = self.load().describe(event, setup)
         return text
+
+    def player_names(self, count: int | None = None) -> tuple[str, ...]:
+        """``count`` distinct player names: the default table, then more names as needed.
+
+        :raises ValueError: ``count`` is outside the game's seat limits.
+        """
+        wanted = len(self.default_players) if count is None else count
+        if not self.min_players <= wanted <= self.max_players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, not {wanted}"
+            )
+        extra = (name for name in EXTRA_NAMES if name not in self.default_players)
+        return (*self.default_players, *extra)[:wanted]
 
     def load_kit(self) -> Any:
         """Import the game's bot kit (an :class:`avanti.bots.kit.GameKit`)."""

@@ -39,8 +39,6 @@ BOT_SEED_OFFSET = 1 << 64
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
 
-EXTRA_NAMES = ("Dee", "Eve", "Fay")
-
 
 @frozen
 class Plan:
@@ -100,8 +98,7 @@ def play_one(plan: Plan, index: int) -> GameRecord:
     kit = kit_for(info)
     seed = plan.seed + index
     seating = plan.seating(index)
-    names = [*info.default_players, *EXTRA_NAMES][: len(seating)]
-    game: Any = info.new_game(names, seed=seed)
+    game: Any = info.new_game(info.player_names(len(seating)), seed=seed)
     bots = {
         seat: make_bot(kind, info, game.setup, seat, iterations=plan.iterations)
         for seat, kind in enumerate(seating)

@@ -20,7 +20,7 @@ from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import command_text, make_console, say
 from avanti.cli.render import board_for
-from avanti.cli.watch import bot_kinds, load, player_names
+from avanti.cli.watch import bot_kinds, load
 from avanti.core.rng import Rng
 
 __all__ = ["parse_seats", "play"]
@@ -129,7 +129,7 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         info, game = load(args.resume)
     else:
         info = game_info(args.game)
-        game = info.new_game(player_names(info, args.players), seed=args.seed)
+        game = info.new_game(info.player_names(args.players), seed=args.seed)
     seats = len(game.setup.players)
     humans = parse_seats(args.human, seats)
     kinds = bot_kinds(args.bots, seats)

@@ -15,20 +15,7 @@ from avanti.catalog import GameInfo, game_info, info_for_document
 from avanti.cli.console import command_text, make_console, say
 from avanti.cli.render import board_for
 
-__all__ = ["demo", "load", "player_names", "replay", "validate"]
-
-EXTRA_NAMES = ("Dee", "Eve", "Fay")
-
-
-def player_names(info: GameInfo, count: int | None) -> list[str]:
-    """``count`` player names (the game's default table when ``None``)."""
-    names = [*info.default_players, *EXTRA_NAMES]
-    wanted = count if count is not None else len(info.default_players)
-    if not info.min_players <= wanted <= min(info.max_players, len(names)):
-        raise ValueError(
-            f"{info.title} takes {info.min_players} to {info.max_players} players, not {wanted}"
-        )
-    return names[:wanted]
+__all__ = ["bot_kinds", "demo", "load", "replay", "validate"]
 
 
 def bot_kinds(text: str, seats: int) -> list[str]:
@@ -50,7 +37,7 @@ def _outcome_line(info: GameInfo, game: Any) -> str:
 def demo(args: argparse.Namespace, out: TextIO) -> int:
     """Bots play one seeded game; print every event and draw the table as it goes."""
     info = game_info(args.game)
-    names = player_names(info, args.players)
+    names = list(info.player_names(args.players))
     game: Any = info.new_game(names, seed=args.seed)
     kinds = bot_kinds(args.bots, len(names))
     bots = {
