@@ -47,9 +47,11 @@ def examples(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
     session.install("-e", ".[docs,cli]")
-    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
     session.run(
-        "sphinx-build", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest"
+        "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
+    )
+    session.run(
+        "sphinx-build", "-E", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest"
     )
 
 

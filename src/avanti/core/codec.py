@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_unstructure_fn
+from cattrs.v import format_exception
 
 from avanti.core.errors import DecodeError
 
@@ -140,9 +141,16 @@ def _union_of(classes: Sequence[type]) -> Any:
     return type("Union", (), {"__members__": tuple(classes)})
 
 
+def _format(error: BaseException, type_: type | None) -> str:
+    """Our hooks' own messages ("expected one of ...") read better than cattrs' generic ones."""
+    if isinstance(error, (TypeError, ValueError)) and str(error).startswith("expected"):
+        return str(error)
+    return format_exception(error, type_)
+
+
 def _messages(error: Exception, path: str) -> tuple[str, ...]:
     if isinstance(error, cattrs.BaseValidationError):
-        return tuple(cattrs.transform_error(error, path=path))
+        return tuple(cattrs.transform_error(error, path=path, format_exception=_format))
     return (f"{error} @ {path}",)
 
 

@@ -195,6 +195,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
 
 def _roll_consequences(state: GameState, seat: int, face: Face) -> tuple[Event, ...]:
+    """M4-M7, M9: the events a rolled face causes after the ``DieRolled``."""
     options = state.options
     fish = face.fish
     if fish is None:
@@ -237,6 +238,7 @@ def _remove_piece(state: GameState, seat: int) -> tuple[Event, ...]:
 
 
 def _ignore(state: GameState, seat: int, face: Face, *, again: bool) -> tuple[Event, ...]:
+    """M9: a face the options ignore; with ``again`` the roller rolls again, else play passes on."""
     ignored = RollIgnored(seat, face, again)
     return (ignored,) if again else (ignored, TurnPassed((seat + 1) % state.seats))
 

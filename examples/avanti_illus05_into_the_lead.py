@@ -1,0 +1,24 @@
+"""Avanti, rulebook Illus. 5: leapfrogging into the lead.
+
+Next in the run of Illus. 3-4, Steve plays a 6. Six spaces out stands Tina's car, so he goes on
+by another 6 and stops 12 spaces out, in front of everyone (A11, A12).
+"""
+
+from __future__ import annotations
+
+from avanti_positions import ISABELLA, JACK, STEVE, TINA, check, drive, first_round
+
+
+def main() -> None:
+    print("Illus. 5: Steve plays the 6, meets Tina and goes 6 further, into the lead.")
+    game, moves = drive(first_round(), JACK, ISABELLA, TINA, STEVE)
+    steve = moves[3]
+    check(steve.number == 6, "Steve plays the 6")
+    check(steve.bumped == (TINA,), "he encounters Tina there")
+    check(steve.hops == (6, 12), "and puts himself in front, 6 spaces further")
+    leader = max(range(4), key=lambda seat: game.state.distances[seat])
+    check(leader == STEVE, "Steve's car is now the leading car")
+
+
+if __name__ == "__main__":
+    main()

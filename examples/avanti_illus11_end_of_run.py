@@ -1,0 +1,32 @@
+"""Avanti, rulebook Illus. 11: the round in which a car reaches the event marker.
+
+Tina drives 7, lands on William and goes on to 37 spaces out: past the marker (34 spaces round).
+William drives 7, lands on Tina and goes on to 44, into the lead. Jack drives 4, lands on Steve's
+parked car (Steve has quit, but his car still stands there, A14) and goes on to 32: third place.
+William collects 100 from Jack and 300 from Steve, who still pays though he has quit; Isabella
+and Tina stand on parking lots. Because a car reached the marker, the run ends (A18).
+"""
+
+from __future__ import annotations
+
+from avanti_positions import JACK, STEVE, TINA, WILLIAM, check, last_round
+
+from avanti import CarMoved, RunEnded, TollPaid
+
+
+def main() -> None:
+    print("Illus. 11: the last round of a delivery run.")
+    game = last_round()
+    moves = {e.seat: e for e in game.events if isinstance(e, CarMoved)}
+    check(moves[TINA].hops[-1] >= game.setup.board.track_length, "Tina reaches the event marker")
+    check(moves[WILLIAM].bumped == (TINA,), "William passes Tina")
+    check(moves[JACK].bumped == (STEVE,), "Jack uses Steve's parked car")
+    paid = [(e.payer, e.payee, e.amount) for e in game.events if isinstance(e, TollPaid)]
+    check(paid == [(JACK, WILLIAM, 100), (STEVE, WILLIAM, 300)], "William collects 100 and 300")
+    ended = [e for e in game.events if isinstance(e, RunEnded)]
+    check(len(ended) == 1, "after that, the delivery run ends")
+    check(ended[0].ranking[:3] == (WILLIAM, TINA, JACK), "William first, Tina second, Jack third")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Shared by the ``avanti_illus*.py`` examples: the rulebook's players and positions.
+
+Not an example of its own: each illustration script imports what it needs from here. The
+positions are on the library's default board, which the rulebook does not print; each is one
+that gives the rulebook's numbers.
+"""
+
+from __future__ import annotations
+
+import avanti
+from avanti import CarMoved, Drive, Phase, PlayCard, Scenario
+
+PLAYERS = ("Jack", "Isabella", "Tina", "Steve", "William")
+"""The rulebook's players, in seats 0-4 (the order its Illus. 9 suggests)."""
+JACK, ISABELLA, TINA, STEVE, WILLIAM = range(5)
+
+
+def check(condition: bool, claim: str) -> None:
+    """Stop with an error unless the rulebook's claim holds (also under ``python -O``)."""
+    if not condition:
+        raise AssertionError(f"the rulebook says: {claim}")
+    print(f"  checked: {claim}")
+
+
+def play(game: avanti.Game, command: avanti.Command) -> avanti.Game:
+    """Execute ``command`` and print one line for each event it caused."""
+    after = game.execute(command)
+    for event in after.events[game.version :]:
+        print("  " + avanti.describe(event, after.setup))
+    return after
+
+
+# -- Illus. 3-7: the first round of a run ---------------------------------------------------------
+
+# Cards of the default deck: card 9 * (yellow - 1) + k prints yellow 1-3 and the k-th red pair.
+HANDS = ((18, 0, 9), (10, 1, 19), (20, 2, 11), (3, 12, 13), (21, 4, 14))
+LAID = ((JACK, 18, 3), (ISABELLA, 10, 2), (TINA, 20, 3), (STEVE, 3, 6), (WILLIAM, 21, 3))
+"""(seat, card, number): Jack 3, Isabella 2, Tina 3, Steve 6, William 3 (Illus. 3-6)."""
+
+
+def first_round() -> avanti.Game:
+    """The run of Illus. 3-7: marker on road space 31, every card laid, nobody has driven."""
+    scenario = Scenario(marker=31, distances=(0,) * 5, hands=HANDS)
+    game = avanti.new_game(PLAYERS, 1, scenario=scenario)
+    for seat, card, number in LAID:
+        game = game.execute(PlayCard(seat, card, number))
+    return game
+
+
+def drive(game: avanti.Game, *seats: int) -> tuple[avanti.Game, list[CarMoved]]:
+    """Let ``seats`` drive in turn, checking each is next (A10); return their moves."""
+    moves = []
+    for seat in seats:
+        check(game.state.to_act() == seat, f"{PLAYERS[seat]} is the next to drive")
+        before = game
+        game = play(game, Drive(seat))
+        moves += [e for e in game.events[before.version :] if isinstance(e, CarMoved)]
+    return game, moves
+
+
+# -- Illus. 11-12: the last round of a run --------------------------------------------------------
+
+END_OF_RUN = Scenario(
+    marker=0,
+    distances=(24, 7, 23, 28, 30),
+    hands=((), (), (), (), ()),
+    quit=(False, True, False, True, False),
+    laid=((9, 4), None, (2, 7), None, (4, 7)),
+    phase=Phase.DRIVING,
+    round=5,
+)
+"""Marker on road space 0. Isabella has quit on the parking lot at space 7 and Steve on space 28
+(toll 300). Tina (23 spaces out), William (30) and Jack (24) still drive, with a 7, a 7 and a 4."""
+
+
+def last_round() -> avanti.Game:
+    """Play the last round of the run: Tina, William and Jack drive, in that order (A10)."""
+    game = avanti.new_game(PLAYERS, 1, scenario=END_OF_RUN)
+    check(game.state.order == (TINA, WILLIAM, JACK), "Tina's car is last, so she drives first")
+    for seat in game.state.order:
+        game = play(game, Drive(seat))
+    return game
