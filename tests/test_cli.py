@@ -36,7 +36,9 @@ def saved_game(tmp_path: Path, seed: int = 7) -> Path:
 def test_demo_tells_every_event_and_draws_the_river() -> None:
     code, text = run("demo", "--game", "mare", "--seed", "7")
     assert code == 0
-    assert text.startswith("Avanti mare!: Ann (heuristic), Bob (heuristic), Cy (heuristic); seed 7")
+    assert text.startswith(
+        "Avanti mare!: Ann, Bob, Cy (seed 7)\nBots: heuristic, heuristic, heuristic\n"
+    )
     assert "Ann rolls orange." in text
     assert "[boat] 1:- 2:- 3:- 4:- 5:- 6:BOYP 7:- 8:- 9:- 10:- 11:-  ~sea~" in text
     assert "The game ends with" in text
@@ -59,7 +61,7 @@ def test_demo_takes_one_bot_per_seat(capsys: pytest.CaptureFixture[str]) -> None
         "demo", "--game", "mare", "--players", "2", "--bots", "random,search", "--iterations", "5"
     )
     assert code == 0
-    assert "Ann (random), Bob (search)" in text
+    assert "Bots: random, search" in text
     assert run("demo", "--game", "mare", "--bots", "random,search")[0] == 1
     assert "one bot for every seat" in capsys.readouterr().err
 

@@ -28,7 +28,9 @@ def run(*argv: str, stdin: str = "") -> tuple[int, str]:
 def test_demo_plays_avanti_by_default_and_draws_road_and_island() -> None:
     code, text = run("demo", "--seed", "7")
     assert code == 0
-    assert text.startswith("Avanti: Jack (heuristic), Isabella (heuristic), Tina (heuristic)")
+    assert text.startswith(
+        "Avanti: Jack, Isabella, Tina, Steve (seed 7)\nBots: heuristic, heuristic"
+    )
     assert "Jack is dealt cards 26, 17, 24." in text
     assert "toll    100   200   300  P200   400   500  1000  P300   100   200   300   400" in text
     assert (
@@ -42,7 +44,7 @@ def test_demo_plays_avanti_by_default_and_draws_road_and_island() -> None:
 def test_demo_plays_autorama() -> None:
     code, text = run("demo", "--game", "autorama", "--seed", "3", "--players", "3")
     assert code == 0
-    assert "For Sale: Autorama: Isaac (heuristic), Becky (heuristic), Chloe (heuristic)" in text
+    assert text.startswith("For Sale: Autorama: Isaac, Becky, Chloe (seed 3)\n")
     assert "On the table (advisors):" in text
     assert "On the table (checks):" in text
     assert text.rstrip().endswith("events.")

@@ -3,11 +3,13 @@
 A bot sees only what its seat may see (a view) and its legal commands, and draws any randomness it
 needs from the :class:`~avanti.core.rng.Stream` it is given, so a seeded run is reproducible.
 
-Three kinds of bot play every game in the catalog (:func:`make_bot` builds one by name):
+Three kinds of bot play the games in the catalog (:func:`avanti.bots.kit.make_bot` builds one
+by name):
 
 - ``random``: :class:`RandomBot`, a uniformly random legal command; the baseline.
 - ``heuristic``: a hand-written strategy per game, documented on its class
-  (:class:`avanti.bots.mare.MareBot`, :class:`avanti.bots.road.RoadBot`, ...).
+  (:class:`avanti.bots.flagship.AvantiBot`, :class:`avanti.bots.mare.MareBot`,
+  :class:`avanti.bots.forsale.AutoramaBot`).
 - ``search``: :class:`avanti.bots.search.SearchBot`, Monte Carlo tree search over hidden states
   sampled from the view by the game's :class:`~avanti.bots.search.StateSampler`.
 """

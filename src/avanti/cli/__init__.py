@@ -23,7 +23,7 @@ from avanti.bots import BOT_KINDS
 from avanti.catalog import DEFAULT_GAME, GAMES
 from avanti.core.errors import AvantiError
 
-__all__ = ["main", "parser"]
+__all__ = ["main"]
 
 INTERRUPTED = 130
 """The exit code after Ctrl-C, as shells report a program stopped by SIGINT."""
@@ -38,7 +38,7 @@ def _game_options(command: argparse.ArgumentParser) -> None:
     )
 
 
-def parser() -> argparse.ArgumentParser:
+def _parser() -> argparse.ArgumentParser:
     """The argument parser of the ``avanti`` command."""
     top = argparse.ArgumentParser(
         prog="avanti", description="Play, watch, simulate and check games of Avanti and its kin."
@@ -128,7 +128,7 @@ def main(
     out = out or sys.stdout
     inp = inp or sys.stdin
     try:
-        args = parser().parse_args(argv)
+        args = _parser().parse_args(argv)
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else 2
     try:

@@ -46,8 +46,8 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
     }
     console = make_console(out)
     board = board_for(info.name)
-    seats = ", ".join(f"{name} ({kind})" for name, kind in zip(names, kinds, strict=True))
-    say(console, f"{info.title}: {seats}; seed {args.seed}", style="bold")
+    say(console, f"{info.title}: {', '.join(names)} (seed {args.seed})", style="bold")
+    say(console, f"Bots: {', '.join(kinds)}")
     say(console)
     for event in game.events:
         say(console, info.describe(event, game.setup))
