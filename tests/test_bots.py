@@ -6,6 +6,7 @@ import multiprocessing
 import signal
 from typing import Any
 
+import attrs
 import pytest
 
 from avanti.bots import BOT_KINDS, RandomBot, search
@@ -14,7 +15,7 @@ from avanti.bots.kit import kit_for, make_bot
 from avanti.bots.mare import MareBot, MareSampler, reward
 from avanti.bots.search import SearchBot
 from avanti.bots.simulate import Plan, Rate, run, summarize, wilson
-from avanti.catalog import game_info
+from avanti.catalog import GAMES, game_info
 from avanti.core import Rng
 from avanti.mare import (
     CAUGHT,
@@ -242,3 +243,18 @@ def test_an_interrupted_simulation_stops_its_workers() -> None:
     for worker in workers:
         worker.join(timeout=30)
         assert worker.exitcode == -signal.SIGTERM  # stopped, not left to finish its games
+
+
+KIT = attrs.evolve(kit_for(MARE), sampler=None)
+"""Avanti mare!'s kit without its sampler: a game that offers none."""
+
+
+def test_a_game_without_a_sampler_has_no_search_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = attrs.evolve(MARE, name="plain", kit=__name__)
+    monkeypatch.setitem(GAMES, "plain", plain)
+    setup = new_game(["Ann", "Bob"]).setup
+    assert type(make_bot("heuristic", plain, setup, 0)) is MareBot
+    with pytest.raises(ValueError, match="offers no sampler of hidden states"):
+        make_bot("search", plain, setup, 0)
+    with pytest.raises(ValueError, match="has no search bot"):
+        run(Plan("plain", ("search", "random"), 1))

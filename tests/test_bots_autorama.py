@@ -1,4 +1,4 @@
-"""The For Sale: Autorama bots: the heuristic's rules of thumb (F4-F17), its kit, and play."""
+"""The For Sale: Autorama bots: the heuristic (F4-F17), the sampler of hidden cards, and play."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from avanti.autorama import (
     TakeBack,
     UseMechanic,
 )
-from avanti.bots.forsale import AutoramaBot, reward, winners
+from avanti.bots.driver import play
+from avanti.bots.forsale import AutoramaBot, AutoramaSampler, reward, winners
 from avanti.bots.kit import make_bot
 from avanti.bots.simulate import Plan, run, summarize
 from avanti.catalog import game_info
@@ -78,12 +79,43 @@ def test_f20_reward_shares_a_shared_victory() -> None:
     assert winners(shared) == (0, 2)
 
 
-def test_autorama_has_no_search_bot_and_says_so() -> None:
-    setup = autorama.new_game(["Ann", "Bob", "Cy"], seed=1).setup
-    with pytest.raises(ValueError, match="offers no sampler of hidden states"):
-        make_bot("search", AUTORAMA, setup, 0)
-    with pytest.raises(ValueError, match="has no search bot"):
-        run(Plan("autorama", ("search", "random", "random"), 1))
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (6, 3)])
+def test_the_sampler_agrees_with_every_view_and_redeals_the_hidden_cards(
+    players: int, seed: int
+) -> None:
+    game: Any = AUTORAMA.new_game(list(AUTORAMA.player_names(players)), seed=seed)
+    sampler = AutoramaSampler(game.setup)
+    stream = Rng(7).stream()
+    kinds = ("heuristic", "random")
+    bots = {s: make_bot(kinds[s % 2], AUTORAMA, game.setup, s) for s in range(players)}
+    hands: set[tuple[int, ...]] = set()
+    for step in play(game, bots, seed=seed):
+        game = step.game
+        for seat in range(players):
+            view = game.view(seat)
+            sampled = sampler.sample_state(view, seat, stream)
+            assert autorama.RULES.view(sampled, seat) == view
+            mine = [c for c in game.legal_commands() if c.seat == seat]
+            assert [c for c in autorama.RULES.legal_commands(sampled) if c.seat == seat] == mine
+            other = (seat + 1) % players
+            assert sampled.cash[other] >= (view.bids[other] or 0)
+            hands.add(sampled.advisors[other])
+    assert len(hands) > 50  # the hidden advisors are dealt afresh every time
+
+
+def test_the_autorama_sampler_refuses_a_view_that_does_not_add_up() -> None:
+    game = autorama.new_game(["Ann", "Bob", "Cy"], seed=1)
+    view = game.view(0)
+    bad = attrs.evolve(view, removed=(view.removed[0] + 1, *view.removed[1:]))
+    with pytest.raises(ValueError, match="does not add up"):
+        AutoramaSampler(game.setup).sample_state(bad, 0, Rng(1).stream())
+
+
+def test_the_search_bot_plays_whole_games_of_autorama() -> None:
+    plan = Plan("autorama", ("search", "heuristic", "random"), 1, seed=9, iterations=3)
+    (record,) = run(plan)
+    assert record.bots == ("search", "heuristic", "random")
+    assert record.winners
 
 
 def test_the_heuristic_beats_the_random_bot_at_autorama() -> None:
