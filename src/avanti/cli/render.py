@@ -12,13 +12,10 @@ from typing import Any
 
 import attrs
 from attrs import frozen
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
-from rich.text import Text
 
-from avanti.mare import CAUGHT, FISH, PIECES, SEA, Fish, Setup, View
-
-__all__ = ["Board", "board_for", "fields_table"]
+__all__ = ["Board", "always", "board_for", "fields_table"]
 
 
 @frozen
@@ -39,38 +36,8 @@ def fields_table(view: Any) -> RenderableType:
     return table
 
 
-_FISH_STYLE = {
-    Fish.BLUE: "bold blue",
-    Fish.ORANGE: "bold dark_orange",
-    Fish.YELLOW: "bold yellow",
-    Fish.PINK: "bold magenta",
-}
-
-
-def _mare_board(setup: Setup, view: View) -> RenderableType:
-    """The river of Avanti mare!: taken pieces, the boat, each piece with its fish, the sea."""
-    river = Text()
-    river.append("taken " + "x" * view.boat + " " if view.boat else "", style="dim")
-    river.append("[boat]", style="bold red")
-    for piece in range(view.boat + 1, PIECES + 1):
-        here = [fish for fish in FISH if view.fish[fish.slot] == piece]
-        river.append(f" {piece}:")
-        if not here:
-            river.append("-", style="dim")
-        for fish in here:
-            river.append(fish.value[0].upper(), style=_FISH_STYLE[fish])
-    river.append("  ~sea~", style="bold cyan")
-    free = [fish.value for fish in FISH if view.fish[fish.slot] == SEA]
-    caught = [fish.value for fish in FISH if view.fish[fish.slot] == CAUGHT]
-    summary = Text(
-        f"free: {', '.join(free) or 'none'}; caught: {', '.join(caught) or 'none'}; "
-        f"{PIECES - view.boat} pieces left",
-        style="dim",
-    )
-    return Group(river, summary)
-
-
-def _always(events: tuple[Any, ...]) -> bool:
+def always(events: tuple[Any, ...]) -> bool:
+    """Draw the table again after every command (for games with little to draw)."""
     return bool(events)
 
 
@@ -83,7 +50,7 @@ def _imported(module: str) -> Callable[[], Board]:
 
 
 _BOARDS: dict[str, Callable[[], Board]] = {
-    "mare": lambda: Board(_mare_board, _always),
+    "mare": _imported("avanti.cli.mare"),
     "avanti": _imported("avanti.cli.flagship"),
     "autorama": _imported("avanti.cli.forsale"),
 }
@@ -94,4 +61,4 @@ def board_for(game: str) -> Board:
     """The drawing of ``game``: its own, or a plain list of its view's fields."""
     if game in _BOARDS:
         return _BOARDS[game]()
-    return Board(lambda setup, view: fields_table(view), _always)
+    return Board(lambda setup, view: fields_table(view), always)
