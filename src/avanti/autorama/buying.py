@@ -11,7 +11,7 @@ from avanti.autorama.cards import (
     kind_of,
 )
 from avanti.autorama.commands import Command, PlayAdvisor
-from avanti.autorama.events import AdvisorPlayed, BonusReceived, Event, VehicleBought
+from avanti.autorama.events import AdvisorPlayed, BonusReceived, VehicleBought
 from avanti.autorama.flow import Emitter, refuse
 from avanti.autorama.reasons import Reason
 from avanti.autorama.setup import Phase
@@ -21,7 +21,7 @@ from avanti.core import CoreReason
 __all__ = ["decide_play", "legal_buying"]
 
 
-def decide_play(state: GameState, command: PlayAdvisor) -> tuple[Event, ...]:
+def decide_play(state: GameState, command: PlayAdvisor) -> Emitter:
     """F9, F10: play an advisor face up, boosting a Fleet Manager for 3 if you like.
 
     When the last advisor is down, F11: the highest advisor takes the highest vehicle and so on
@@ -54,7 +54,7 @@ def decide_play(state: GameState, command: PlayAdvisor) -> tuple[Event, ...]:
     em.emit(AdvisorPlayed(seat, command.advisor, command.boost))
     if all(advisor is not None for advisor in em.state.played):
         _buy(em)
-    return em.result()
+    return em
 
 
 def _buy(em: Emitter) -> None:

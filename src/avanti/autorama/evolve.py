@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
-
-import attrs
 
 from avanti.autorama.cards import BOOST_COST, Kind, kind_of
 from avanti.autorama.events import (
@@ -31,11 +29,12 @@ from avanti.autorama.events import (
     VehicleTakenBack,
 )
 from avanti.autorama.setup import Phase
-from avanti.autorama.state import GameState, Step
+from avanti.autorama.state import Draft, GameState, Step, _StateLike
 
-__all__ = ["evolve", "next_active", "seat_with_lowest_offer"]
+__all__ = ["apply", "evolve", "fold", "next_active", "seat_with_lowest_offer"]
 
 T = TypeVar("T")
+S = TypeVar("S", bound=_StateLike)
 
 
 def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -57,14 +56,13 @@ def next_active(active: tuple[bool, ...], seat: int) -> int:
     return next((seat + k) % n for k in range(1, n + 1) if k == n or active[(seat + k) % n])
 
 
-def seat_with_lowest_offer(state: GameState) -> int:
+def seat_with_lowest_offer(state: _StateLike) -> int:
     """The seat whose offered vehicle is the lowest (F16), once every offer is one vehicle."""
     return min(range(state.players), key=lambda s: min(state.offers[s] or (99,)))
 
 
-def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
-    return attrs.evolve(
-        state,
+def _shuffled(state: S, e: DecksShuffled) -> S:
+    return state.but(
         advisor_deck=e.advisors or (),
         vehicle_deck=e.vehicles or (),
         check_deck=e.checks or (),
@@ -75,13 +73,10 @@ def _shuffled(state: GameState, e: DecksShuffled) -> GameState:
     )
 
 
-def _new_round(
-    state: GameState, phase: Phase, round: int, table: tuple[int, ...], **changes: Any
-) -> GameState:
+def _new_round(state: S, phase: Phase, round: int, table: tuple[int, ...], **changes: Any) -> S:
     """A fresh round of ``phase`` with ``table`` face up: every per-round fact is cleared."""
     n = state.players
-    return attrs.evolve(
-        state,
+    return state.but(
         phase=phase,
         step=Step.OFFERING,
         round=round,
@@ -98,7 +93,7 @@ def _new_round(
     )
 
 
-def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
+def _advisors_revealed(state: S, e: AdvisorsRevealed) -> S:
     return _new_round(
         state,
         Phase.HIRING,
@@ -110,20 +105,19 @@ def _advisors_revealed(state: GameState, e: AdvisorsRevealed) -> GameState:
     )
 
 
-def _bid(state: GameState, e: BidPlaced) -> GameState:
-    return attrs.evolve(
-        state, bids=_put(state.bids, e.seat, e.amount), turn=next_active(state.active, e.seat)
+def _bid(state: S, e: BidPlaced) -> S:
+    return state.but(
+        bids=_put(state.bids, e.seat, e.amount), turn=next_active(state.active, e.seat)
     )
 
 
-def _passed(state: GameState, e: Passed) -> GameState:
+def _passed(state: S, e: Passed) -> S:
     active = _put(state.active, e.seat, False)
-    return attrs.evolve(state, active=active, turn=next_active(active, e.seat))
+    return state.but(active=active, turn=next_active(active, e.seat))
 
 
-def _hired(state: GameState, e: AdvisorHired) -> GameState:
-    return attrs.evolve(
-        state,
+def _hired(state: S, e: AdvisorHired) -> S:
+    return state.but(
         cash=_put(state.cash, e.seat, state.cash[e.seat] - e.paid),
         bids=_put(state.bids, e.seat, None),
         active=_put(state.active, e.seat, False),
@@ -132,12 +126,12 @@ def _hired(state: GameState, e: AdvisorHired) -> GameState:
     )
 
 
-def _consultant(state: GameState, e: ConsultantPaid) -> GameState:
+def _consultant(state: S, e: ConsultantPaid) -> S:
     cash = _put(state.cash, e.payer, state.cash[e.payer] - e.amount)
-    return attrs.evolve(state, cash=_put(cash, e.seat, cash[e.seat] + e.amount))
+    return state.but(cash=_put(cash, e.seat, cash[e.seat] + e.amount))
 
 
-def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
+def _vehicles_revealed(state: S, e: VehiclesRevealed) -> S:
     return _new_round(
         state,
         Phase.BUYING,
@@ -149,10 +143,9 @@ def _vehicles_revealed(state: GameState, e: VehiclesRevealed) -> GameState:
     )
 
 
-def _played(state: GameState, e: AdvisorPlayed) -> GameState:
+def _played(state: S, e: AdvisorPlayed) -> S:
     cost = BOOST_COST if e.boosted else 0
-    return attrs.evolve(
-        state,
+    return state.but(
         advisors=_put(state.advisors, e.seat, _without(state.advisors[e.seat], e.advisor)),
         played=_put(state.played, e.seat, e.advisor),
         boosted=_put(state.boosted, e.seat, e.boosted),
@@ -161,15 +154,14 @@ def _played(state: GameState, e: AdvisorPlayed) -> GameState:
     )
 
 
-def _bought(state: GameState, e: VehicleBought) -> GameState:
+def _bought(state: S, e: VehicleBought) -> S:
     """F12: the advisor is kept face up or spent, by its kind."""
     kept, spent = state.kept, state.spent
     if kind_of(e.advisor).kept_after_buying:
         kept = _put(kept, e.seat, _with(kept[e.seat], e.advisor))
     else:
         spent = _with(spent, e.advisor)
-    return attrs.evolve(
-        state,
+    return state.but(
         vehicles=_put(state.vehicles, e.seat, _with(state.vehicles[e.seat], e.vehicle)),
         table=_without(state.table, e.vehicle),
         played=_put(state.played, e.seat, None),
@@ -179,11 +171,11 @@ def _bought(state: GameState, e: VehicleBought) -> GameState:
     )
 
 
-def _bonus(state: GameState, e: BonusReceived) -> GameState:
-    return attrs.evolve(state, cash=_put(state.cash, e.seat, state.cash[e.seat] + e.amount))
+def _bonus(state: S, e: BonusReceived) -> S:
+    return state.but(cash=_put(state.cash, e.seat, state.cash[e.seat] + e.amount))
 
 
-def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
+def _checks_revealed(state: S, e: ChecksRevealed) -> S:
     return _new_round(
         state,
         Phase.SELLING,
@@ -194,56 +186,52 @@ def _checks_revealed(state: GameState, e: ChecksRevealed) -> GameState:
     )
 
 
-def _offered(state: GameState, e: VehiclesOffered) -> GameState:
+def _offered(state: S, e: VehiclesOffered) -> S:
     hand = state.vehicles[e.seat]
     for vehicle in e.vehicles or ():
         hand = _without(hand, vehicle)
-    return attrs.evolve(
-        state,
+    return state.but(
         vehicles=_put(state.vehicles, e.seat, hand),
         offers=_put(state.offers, e.seat, e.vehicles),
         lawyers=_put(state.lawyers, e.seat, e.lawyer),
     )
 
 
-def _next_step(state: GameState) -> GameState:
+def _next_step(state: S) -> S:
     """After the reveal or a take-back: who acts next in this round of phase 3 (F15, F16)."""
     pending = [s for s in range(state.players) if len(state.offers[s] or ()) == 2]
     if pending:
         first = min(pending, key=lambda s: state.lawyers[s] or 0)
-        return attrs.evolve(state, step=Step.TAKING_BACK, turn=first)
+        return state.but(step=Step.TAKING_BACK, turn=first)
     lowest = seat_with_lowest_offer(state)
     if not state.mechanic and any(kind_of(a) is Kind.MECHANIC for a in state.kept[lowest]):
-        return attrs.evolve(state, step=Step.MECHANIC, turn=lowest)
-    return attrs.evolve(state, step=Step.SETTLING, turn=None)
+        return state.but(step=Step.MECHANIC, turn=lowest)
+    return state.but(step=Step.SETTLING, turn=None)
 
 
-def _revealed(state: GameState, e: OffersRevealed) -> GameState:
-    return _next_step(attrs.evolve(state, offers=tuple(e.offers), revealed=True))
+def _revealed(state: S, e: OffersRevealed) -> S:
+    return _next_step(state.but(offers=tuple(e.offers), revealed=True))
 
 
-def _taken_back(state: GameState, e: VehicleTakenBack) -> GameState:
+def _taken_back(state: S, e: VehicleTakenBack) -> S:
     offer = _without(state.offers[e.seat] or (), e.vehicle)
     return _next_step(
-        attrs.evolve(
-            state,
+        state.but(
             offers=_put(state.offers, e.seat, offer),
             vehicles=_put(state.vehicles, e.seat, _with(state.vehicles[e.seat], e.vehicle)),
         )
     )
 
 
-def _lawyer_discarded(state: GameState, e: LawyerDiscarded) -> GameState:
-    return attrs.evolve(
-        state,
+def _lawyer_discarded(state: S, e: LawyerDiscarded) -> S:
+    return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.lawyer)),
         spent=_with(state.spent, e.lawyer),
     )
 
 
-def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
-    return attrs.evolve(
-        state,
+def _mechanic_used(state: S, e: MechanicUsed) -> S:
+    return state.but(
         kept=_put(state.kept, e.seat, _without(state.kept[e.seat], e.mechanic)),
         spent=_with(state.spent, e.mechanic),
         mechanic=True,
@@ -252,13 +240,12 @@ def _mechanic_used(state: GameState, e: MechanicUsed) -> GameState:
     )
 
 
-def _mechanic_declined(state: GameState, e: MechanicDeclined) -> GameState:
-    return attrs.evolve(state, step=Step.SETTLING, turn=None)
+def _mechanic_declined(state: S, e: MechanicDeclined) -> S:
+    return state.but(step=Step.SETTLING, turn=None)
 
 
-def _sold(state: GameState, e: VehicleSold) -> GameState:
-    return attrs.evolve(
-        state,
+def _sold(state: S, e: VehicleSold) -> S:
+    return state.but(
         offers=_put(state.offers, e.seat, None),
         sold=_with(state.sold, e.vehicle),
         table=_without(state.table, e.check),
@@ -266,11 +253,11 @@ def _sold(state: GameState, e: VehicleSold) -> GameState:
     )
 
 
-def _ended(state: GameState, e: GameEnded) -> GameState:
-    return attrs.evolve(state, phase=Phase.OVER, turn=None)
+def _ended(state: S, e: GameEnded) -> S:
+    return state.but(phase=Phase.OVER, turn=None)
 
 
-_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
+_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     DecksShuffled: _shuffled,
     AdvisorsRevealed: _advisors_revealed,
     BidPlaced: _bid,
@@ -295,4 +282,20 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
 
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event`` (F1-F20). Trusts the event: it never checks, never draws."""
-    return _HANDLERS[type(event)](state, event)
+    result: GameState = _HANDLERS[type(event)](state, event)
+    return result
+
+
+def apply(draft: Draft, event: Event) -> None:
+    """Fold ``event`` into ``draft`` in place: what ``evolve`` does, without a new state."""
+    _HANDLERS[type(event)](draft, event)
+
+
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
+    """The state after every event in turn, building one frozen state at the end."""
+    draft: Draft | None = None
+    for event in events:
+        if draft is None:
+            draft = Draft(state)
+        _HANDLERS[type(event)](draft, event)
+    return state if draft is None else draft.freeze()

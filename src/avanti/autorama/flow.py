@@ -13,27 +13,31 @@ from avanti.autorama.events import (
     GameEnded,
     VehiclesRevealed,
 )
-from avanti.autorama.evolve import evolve
+from avanti.autorama.evolve import apply
 from avanti.autorama.scoring import score
-from avanti.autorama.state import GameState
+from avanti.autorama.state import Draft, GameState
 from avanti.core import IllegalCommand
 
 __all__ = ["Emitter", "refuse"]
 
 
 class Emitter:
-    """Collects the events of one command, folding each so the next sees its effect."""
+    """Collects the events of one command, folding each so the next sees its effect.
+
+    Each phase's ``decide_*`` returns its emitter: the events, and in ``state`` the state they
+    fold to, so executing a command need not fold them again.
+    """
 
     __slots__ = ("events", "state")
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
+        self.state = Draft(state)
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:
-        """Record ``event`` and apply it."""
+        """Record ``event`` and apply it to ``state``, a draft: read it afresh after emitting."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        apply(self.state, event)
 
     def result(self) -> tuple[Event, ...]:
         """The events, in order."""

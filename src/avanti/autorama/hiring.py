@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 from avanti.autorama.cards import Kind, kind_of
 from avanti.autorama.commands import Bid, Command, Pass
-from avanti.autorama.events import AdvisorHired, BidPlaced, ConsultantPaid, Event, Passed
+from avanti.autorama.events import AdvisorHired, BidPlaced, ConsultantPaid, Passed
 from avanti.autorama.flow import Emitter, refuse
 from avanti.autorama.reasons import Reason
 from avanti.autorama.setup import Phase
@@ -32,7 +34,7 @@ def _check_turn(state: GameState, command: Bid | Pass, rule: str) -> None:
         refuse(CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn to bid", "F4", command)
 
 
-def decide_bid(state: GameState, command: Bid) -> tuple[Event, ...]:
+def decide_bid(state: GameState, command: Bid) -> Emitter:
     """F4: a bid is your new total; it must beat the high bid and fit in your cash."""
     _check_turn(state, command, "F4")
     lowest = _lowest_legal_bid(state)
@@ -41,7 +43,9 @@ def decide_bid(state: GameState, command: Bid) -> tuple[Event, ...]:
     cash = state.cash[command.seat]
     if command.amount > cash:
         refuse(Reason.BID_OVER_CASH, f"the bid cannot exceed your cash ({cash})", "F4", command)
-    return (BidPlaced(command.seat, command.amount),)
+    em = Emitter(state)
+    em.emit(BidPlaced(command.seat, command.amount))
+    return em
 
 
 def _hire(em: Emitter, seat: int, advisor: int, paid: int) -> None:
@@ -56,7 +60,7 @@ def _hire(em: Emitter, seat: int, advisor: int, paid: int) -> None:
             em.emit(ConsultantPaid(seat, advisor, payer, 1))
 
 
-def decide_pass(state: GameState, command: Pass) -> tuple[Event, ...]:
+def decide_pass(state: GameState, command: Pass) -> Emitter:
     """F5: take the lowest advisor, get half the bid back (all of it with a Sales Associate).
 
     F6: when one bidder is left, they take the last advisor and pay their whole bid; F8: they
@@ -80,14 +84,18 @@ def decide_pass(state: GameState, command: Pass) -> tuple[Event, ...]:
         )
         _hire(em, winner, last, 0 if refunded else owed)
         em.next_advisors(winner)
-    return em.result()
+    return em
 
 
 def legal_hiring(state: GameState) -> tuple[Command, ...]:
     """F4, F5: the seat to act may pass or bid any amount from the lowest legal bid to its cash."""
     seat = state.turn
     assert seat is not None
-    bids: tuple[Command, ...] = tuple(
-        Bid(seat, amount) for amount in range(_lowest_legal_bid(state), state.cash[seat] + 1)
-    )
-    return (Pass(seat), *bids)
+    return _hiring_commands(seat, _lowest_legal_bid(state), state.cash[seat])
+
+
+@functools.lru_cache(maxsize=1024)
+def _hiring_commands(seat: int, lowest: int, highest: int) -> tuple[Command, ...]:
+    """``Pass`` and every ``Bid`` from ``lowest`` to ``highest``, built once for each range:
+    commands are values, and a bot asks for the same few ranges game after game."""
+    return (Pass(seat), *(Bid(seat, amount) for amount in range(lowest, highest + 1)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from avanti.autorama.buying import decide_play, legal_buying
 from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
@@ -32,7 +33,8 @@ from avanti.autorama.events import (
     VehiclesRevealed,
     VehicleTakenBack,
 )
-from avanti.autorama.evolve import evolve
+from avanti.autorama.evolve import evolve, fold
+from avanti.autorama.flow import Emitter
 from avanti.autorama.hiring import decide_bid, decide_pass, legal_hiring
 from avanti.autorama.scoring import Outcome, score
 from avanti.autorama.selling import (
@@ -214,6 +216,19 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
     :raises IllegalCommand: the command breaks a rule; ``reason`` and ``rule`` say which.
     """
+    return _decide(state, command).result()
+
+
+def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after ``command`` and its events in one pass: ``decide`` already folds them.
+
+    :raises IllegalCommand: as :func:`decide`.
+    """
+    emitter = _decide(state, command)
+    return emitter.state.freeze(), emitter.result()
+
+
+def _decide(state: GameState, command: Command) -> Emitter:
     if state.phase is Phase.OVER:
         raise IllegalCommand(CoreReason.GAME_OVER, "the game is over", rule="F18", command=command)
     rule = _RULE_OF.get(type(command))
@@ -299,6 +314,14 @@ class AutoramaRules:
     def evolve(self, state: GameState, event: Event) -> GameState:
         """See :func:`avanti.autorama.evolve`."""
         return evolve(state, event)
+
+    def execute(self, state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+        """``decide`` and ``evolve`` in one pass: the state after ``command`` and its events."""
+        return decide_and_evolve(state, command)
+
+    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
+        """The state after every event in turn, one frozen state at the end."""
+        return fold(state, events)
 
     def legal_commands(self, state: GameState) -> tuple[Command, ...]:
         """See :func:`avanti.autorama.legal_commands`."""

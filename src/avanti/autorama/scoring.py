@@ -7,10 +7,12 @@ the library tries every legal assignment and keeps the best, reporting which adv
 
 from __future__ import annotations
 
+import functools
+
 from attrs import frozen
 
 from avanti.autorama.cards import Kind, kind_of
-from avanti.autorama.state import GameState
+from avanti.autorama.state import _StateLike
 
 Pairs = tuple[tuple[int, int], ...]
 """(advisor, index of check) pairs."""
@@ -102,16 +104,22 @@ def best_assignment(checks: tuple[int, ...], advisors: tuple[int, ...]) -> tuple
     return tuple(Assignment(a, checks[j], _worth(a, checks[j])) for a, j in best)
 
 
+_best_assignment = functools.lru_cache(maxsize=256)(best_assignment)
+"""best_assignment remembered: the end of a game scores each seat more than once (the last
+round's events, then every ``outcome``), and the search is the costly part. Checks and kept
+advisors are tuples of ints, so equal questions get the same answer."""
+
+
 def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: int) -> Score:
     """F19: one player's money from their checks, kept advisors and cash."""
-    assignments = best_assignment(checks, kept)
+    assignments = _best_assignment(checks, kept)
     check_total = sum(checks) + sum(a.worth - a.check for a in assignments)
     financial = sum(1 for a in kept if kind_of(a) is Kind.FINANCIAL_ADVISOR)
     bonus = financial * cash
     return Score(seat, checks, assignments, check_total, cash, bonus, check_total + cash + bonus)
 
 
-def score(state: GameState) -> Outcome:
+def score(state: _StateLike) -> Outcome:
     """F19, F20: every seat's score, and the winners: most money, then most cash, else shared."""
     scores = tuple(
         score_seat(s, state.checks[s], state.kept[s], state.cash[s]) for s in range(state.players)

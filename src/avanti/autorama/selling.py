@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from avanti.autorama.cards import Kind, kind_of
 from avanti.autorama.commands import Command, DeclineMechanic, Offer, TakeBack, UseMechanic
 from avanti.autorama.events import (
-    Event,
     LawyerDiscarded,
     MechanicDeclined,
     MechanicUsed,
@@ -49,7 +49,7 @@ def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
         refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule, command)
 
 
-def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
+def decide_offer(state: GameState, command: Offer) -> Emitter:
     """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
     _in_step(state, Step.OFFERING, command, "F14")
     seat, vehicles = command.seat, tuple(command.vehicles)
@@ -76,10 +76,10 @@ def decide_offer(state: GameState, command: Offer) -> tuple[Event, ...]:
     if all(offer is not None for offer in offers):
         em.emit(OffersRevealed(tuple(offer or () for offer in offers)))
         _settle_if_ready(em)
-    return em.result()
+    return em
 
 
-def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
+def decide_take_back(state: GameState, command: TakeBack) -> Emitter:
     """F15: after the reveal, Lawyer users take one vehicle back, the lowest Lawyer first."""
     _in_step(state, Step.TAKING_BACK, command, "F15")
     seat = command.seat
@@ -98,10 +98,10 @@ def decide_take_back(state: GameState, command: TakeBack) -> tuple[Event, ...]:
     if state.options.lawyer_single_use and lawyer is not None:
         em.emit(LawyerDiscarded(seat, lawyer))
     _settle_if_ready(em)
-    return em.result()
+    return em
 
 
-def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> tuple[Event, ...]:
+def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) -> Emitter:
     """F16: the owner of the lowest vehicle may discard a Mechanic for the second-lowest check."""
     _in_step(state, Step.MECHANIC, command, "F16")
     seat = command.seat
@@ -119,7 +119,7 @@ def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) ->
     else:
         em.emit(MechanicDeclined(seat))
     _settle_if_ready(em)
-    return em.result()
+    return em
 
 
 def _settle_if_ready(em: Emitter) -> None:
@@ -137,6 +137,16 @@ def _settle_if_ready(em: Emitter) -> None:
     em.next_checks()
 
 
+@functools.lru_cache(maxsize=4096)
+def _offers(seat: int, hand: tuple[int, ...], pairs: bool) -> tuple[Offer, ...]:
+    """Every single vehicle of ``hand`` offered, then every pair if ``pairs`` (F14, F15); built
+    once per hand, since commands are values."""
+    singles = tuple(Offer(seat, (v,)) for v in hand)
+    if not pairs:
+        return singles
+    return singles + tuple(Offer(seat, pair) for pair in itertools.combinations(hand, 2))
+
+
 def legal_selling(state: GameState) -> tuple[Command, ...]:
     """Every offer still open (F14, F15), the take-backs (F15) or the Mechanic choice (F16)."""
     if state.step is Step.OFFERING:
@@ -144,10 +154,7 @@ def legal_selling(state: GameState) -> tuple[Command, ...]:
         for seat in range(state.players):
             if state.offers[seat] is not None:
                 continue
-            hand = state.vehicles[seat]
-            commands.extend(Offer(seat, (v,)) for v in hand)
-            if lawyer_for(state, seat) is not None:
-                commands.extend(Offer(seat, pair) for pair in itertools.combinations(hand, 2))
+            commands += _offers(seat, state.vehicles[seat], lawyer_for(state, seat) is not None)
         return tuple(commands)
     actor = state.turn
     assert actor is not None

@@ -11,15 +11,26 @@ A game document names its format and format version::
     {"format": "<game>", "version": 1, "setup": {...}, "events": [...]}
 
 Older versions are brought forward by the codec's upcasters before they are read.
+
+Commands and events are read through a fast path first: a reader built once per class that accepts
+only an object whose keys are exactly the class's fields and whose values have exactly the JSON
+types the fields expect. Anything else, however slightly off, goes down the strict cattrs path,
+which reads what is valid the same way and reports every problem with its path. The fast path reads
+every class by its field types, as :func:`make_converter`'s converter does: a game that gave one of
+its classes a structure hook of its own would have to keep that class off the fast path
+(``tests/test_codec_fast_path.py`` reads every game's logs both ways and would show it).
 """
 
 from __future__ import annotations
 
 import enum
 import json
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, get_args, get_origin
+from operator import itemgetter
+from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
+import attrs
 import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_unstructure_fn
@@ -109,7 +120,8 @@ def make_converter() -> cattrs.Converter:
 
 def _register_tagged_union(
     converter: cattrs.Converter, union: Any, classes: Sequence[type]
-) -> None:
+) -> Callable[[Any], dict[str, JSONValue]]:
+    """Register the union's hooks; return its unstructure function, to call without dispatch."""
     by_name = {cls.__name__: cls for cls in classes}
     known = ", ".join(sorted(by_name))
     plain: dict[type, Callable[[Any], dict[str, Any]]] = {
@@ -134,6 +146,141 @@ def _register_tagged_union(
     converter.register_unstructure_hook(union, unstructure)
     for cls in classes:
         converter.register_unstructure_hook(cls, unstructure)
+    return unstructure
+
+
+class _Miss(Exception):
+    """A value the fast path does not read: the strict path decides instead."""
+
+
+_MISS: Any = object()
+"""What a fast reader returns for a value it leaves to the strict path."""
+
+_INTS = frozenset((int,))
+
+Reader = Callable[[object], object]
+"""A fast reading of one JSON value: the value read, or :class:`_Miss` raised."""
+
+
+def _never(value: object) -> object:
+    raise _Miss
+
+
+def _fast_value(t: Any, building: frozenset[type] = frozenset()) -> Reader:
+    """Read a JSON value of type ``t`` exactly as the strict path would, raising :class:`_Miss`
+    for anything else, including every type this fast path does not know."""
+    if t in (int, str, bool, float):
+
+        def exact(value: object, kind: type = t) -> object:
+            if type(value) is not kind:
+                raise _Miss
+            return value
+
+        return exact
+    if isinstance(t, type) and issubclass(t, enum.StrEnum):
+        members = t._value2member_map_
+
+        def member(value: object) -> object:
+            if type(value) is not str:
+                raise _Miss
+            return members[value]  # a KeyError goes to the strict path too
+
+        return member
+    origin = get_origin(t)
+    args = get_args(t)
+    if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _fast_value(next(a for a in args if a is not type(None)), building)
+
+        def optional(value: object) -> object:
+            return None if value is None else inner(value)
+
+        return optional
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if args[0] is int:
+
+            def ints(value: object) -> object:
+                if type(value) is not list or not _INTS.issuperset(map(type, value)):
+                    raise _Miss
+                return tuple(value)
+
+            return ints
+        item = _fast_value(args[0], building)
+
+        def items(value: object) -> object:
+            if type(value) is not list:
+                raise _Miss
+            return tuple([item(x) for x in value])
+
+        return items
+    if origin is tuple and args and Ellipsis not in args:
+        parts = tuple(_fast_value(arg, building) for arg in args)
+
+        def fixed(value: object) -> object:
+            if type(value) is not list or len(value) != len(parts):
+                raise _Miss
+            return tuple([read(x) for read, x in zip(parts, value, strict=True)])
+
+        return fixed
+    if isinstance(t, type) and attrs.has(t) and t not in building:
+        return _fast_reader(t, tagged=False, building=building)
+    return _never
+
+
+def _fast_reader(cls: type, *, tagged: bool, building: frozenset[type] = frozenset()) -> Reader:
+    """Build ``cls`` from a JSON object with exactly its fields (and ``"type"`` if ``tagged``),
+    each read by :func:`_fast_value`, calling the class as the strict path does."""
+    fields = attrs.fields(cls)
+    if any(not a.init or a.kw_only or (tagged and a.name == "type") for a in fields):
+        return _never
+    code = getattr(cls.__dict__.get("__init__"), "__code__", None)
+    if code is None or not code.co_filename.startswith("<attrs generated"):
+        return _never  # a hand-written __init__ may take its arguments in another order
+    hints = get_type_hints(cls)
+    names = tuple(a.name for a in fields)
+    size = len(names) + tagged
+    if names and all(hints[name] is int for name in names):
+        values = itemgetter(*names, *names) if len(names) == 1 else itemgetter(*names)
+
+        def ints(data: object) -> object:
+            if type(data) is not dict or len(data) != size:
+                raise _Miss
+            read = values(data)  # a KeyError for a missing field goes to the strict path
+            if not _INTS.issuperset(map(type, read)):
+                raise _Miss
+            return cls(*read[: len(names)])
+
+        return ints
+    inner = building | {cls}
+    pairs = tuple((name, _fast_value(hints[name], inner)) for name in names)
+
+    def general(data: object) -> object:
+        if type(data) is not dict or len(data) != size:
+            raise _Miss
+        return cls(*[read(data[name]) for name, read in pairs])
+
+    return general
+
+
+def _fast(read: Reader) -> Callable[[object], Any]:
+    """``read``, returning ``_MISS`` instead of failing in any way."""
+
+    def fast(data: object) -> Any:
+        try:
+            return read(data)
+        except Exception:  # a wrong type, key or value of any kind: the strict path decides
+            return _MISS
+
+    return fast
+
+
+def _fast_union(classes: Sequence[type]) -> Callable[[object], Any]:
+    """Read a tagged JSON object by the fast path, or return ``_MISS`` to leave it to cattrs."""
+    by_tag = {cls.__name__: _fast_reader(cls, tagged=True) for cls in classes}
+
+    def read(data: object) -> object:
+        return by_tag[data["type"]](data)  # type: ignore[index]  # anything may fail here
+
+    return _fast(read)
 
 
 def _union_of(classes: Sequence[type]) -> Any:
@@ -181,8 +328,15 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         self.converter = make_converter()
         self._command = _union_of(self.command_types)
         self._event = _union_of(self.event_types)
-        _register_tagged_union(self.converter, self._command, self.command_types)
-        _register_tagged_union(self.converter, self._event, self.event_types)
+        self._command_data = _register_tagged_union(
+            self.converter, self._command, self.command_types
+        )
+        self._event_data = _register_tagged_union(self.converter, self._event, self.event_types)
+        self._fast: dict[Any, Callable[[object], Any]] = {
+            self._command: _fast_union(self.command_types),
+            self._event: _fast_union(self.event_types),
+            setup_type: _fast(_fast_reader(setup_type, tagged=False)),
+        }
 
     # -- plain data --------------------------------------------------------------------------
 
@@ -192,6 +346,14 @@ class Codec(Generic[SetupT, CommandT, EventT]):
 
     def structure(self, data: JSONValue, type_: type[T], *, path: str = "$") -> T:
         """Read plain data as ``type_``; raises :class:`DecodeError` listing every bad field."""
+        fast = self._fast.get(type_)
+        if fast is not None:
+            result = fast(data)
+            if result is not _MISS:
+                return result  # type: ignore[no-any-return]  # read as type_ by its class
+        return self._strict(data, type_, path)
+
+    def _strict(self, data: JSONValue, type_: type[T], path: str) -> T:
         try:
             return self.converter.structure(data, type_)
         except Exception as error:  # cattrs reports problems as many exception kinds
@@ -199,8 +361,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
 
     def command_to_data(self, command: CommandT) -> dict[str, JSONValue]:
         """A command as a tagged JSON object."""
-        data: dict[str, JSONValue] = self.converter.unstructure(command, self._command)
-        return data
+        return self._command_data(command)
 
     def command_from_data(self, data: JSONValue) -> CommandT:
         """Read a tagged JSON object as one of this game's commands."""
@@ -209,8 +370,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
 
     def event_to_data(self, event: EventT) -> dict[str, JSONValue]:
         """An event as a tagged JSON object."""
-        data: dict[str, JSONValue] = self.converter.unstructure(event, self._event)
-        return data
+        return self._event_data(event)
 
     def event_from_data(self, data: JSONValue) -> EventT:
         """Read a tagged JSON object as one of this game's events."""
@@ -225,7 +385,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
             "format": self.format,
             "version": self.version,
             "setup": self.converter.unstructure(setup, self.setup_type),
-            "events": [self.event_to_data(event) for event in events],
+            "events": list(map(self._event_data, events)),
         }
 
     def read_document(self, data: JSONValue) -> tuple[SetupT, tuple[EventT, ...]]:
@@ -272,11 +432,16 @@ class Codec(Generic[SetupT, CommandT, EventT]):
             errors.append(f"expected a list of events, got {got} @ $.events")
         else:
             decoded = []
+            fast = self._fast[self._event]
             for index, raw in enumerate(raw_events):
-                try:
-                    decoded.append(self.structure(raw, self._event, path=f"$.events[{index}]"))
-                except DecodeError as error:
-                    errors.extend(error.errors)
+                event = fast(raw)
+                if event is _MISS:
+                    try:
+                        event = self._strict(raw, self._event, f"$.events[{index}]")
+                    except DecodeError as error:
+                        errors.extend(error.errors)
+                        continue
+                decoded.append(event)
             events = tuple(decoded)
         if errors:
             raise DecodeError(tuple(errors))

@@ -3,12 +3,17 @@
 Each game subclasses it once, naming its :class:`~avanti.core.ruleset.Ruleset`
 (each game module's ``Game``). Every method returns a new ``Game`` and leaves the old
 one as it was, so a program may keep any earlier game around (for undo, for search, for display).
+
+A ruleset may also offer two optional methods that do what the core would otherwise do with its
+``decide`` and ``evolve``, only faster: ``execute(state, command) -> (state, events)``, which
+checks a command and folds its events in one pass, and ``fold(state, events) -> state``, which
+folds a whole log at once. Both must give exactly what ``decide`` and ``evolve`` give.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Generic, Self, TypeVar
 
 from attrs import frozen
@@ -38,7 +43,10 @@ def fold(
     state: StateT,
     events: Iterable[EventT],
 ) -> StateT:
-    """Apply ``evolve`` for each event in turn (no checks)."""
+    """Apply ``evolve`` for each event in turn (no checks), or the ruleset's own ``fold``."""
+    own: Callable[[StateT, Iterable[EventT]], StateT] | None = getattr(rules, "fold", None)
+    if own is not None:
+        return own(state, events)
     evolve = rules.evolve
     for event in events:
         state = evolve(state, event)
@@ -50,7 +58,15 @@ def execute(
     state: StateT,
     command: CommandT,
 ) -> tuple[StateT, tuple[EventT, ...]]:
-    """Functional form of a checked command: ``(new_state, events)``; raises ``IllegalCommand``."""
+    """Functional form of a checked command: ``(new_state, events)``; raises ``IllegalCommand``.
+
+    Uses the ruleset's own ``execute`` when it has one (it decides and folds in one pass).
+    """
+    own: Callable[[StateT, CommandT], tuple[StateT, tuple[EventT, ...]]] | None = getattr(
+        rules, "execute", None
+    )
+    if own is not None:
+        return own(state, command)
     events = rules.decide(state, command)
     return fold(rules, state, events), events
 
@@ -108,11 +124,11 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             if command is None:
                 raise CorruptLog(index, f"{log[index]!r} does not begin a command")
             try:
-                caused = rules.decide(state, command)
+                after, caused = execute(rules, state, command)
             except IllegalCommand as error:
                 raise CorruptLog(index, f"it records an illegal command ({error})") from error
             _expect(log, index, caused, f"it does not follow from {command!r}")
-            state = fold(rules, state, caused)
+            state = after
             index += len(caused)
         return cls(setup, log, state)
 
@@ -132,9 +148,8 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         """
         if expected_version is not None and expected_version != len(self.events):
             raise VersionConflict(expected_version, len(self.events))
-        rules = self.rules()
-        events = rules.decide(self.state, command)
-        return type(self)(self.setup, self.events + events, fold(rules, self.state, events))
+        state, events = execute(self.rules(), self.state, command)
+        return type(self)(self.setup, self.events + events, state)
 
     def legal_commands(self, seat: int | None = None) -> tuple[CommandT, ...]:
         """The commands that execute now: every one listed does, nothing else does.

@@ -5,6 +5,11 @@ against a state and returns the events it causes (or raises
 :class:`~avanti.core.errors.IllegalCommand`); ``evolve`` folds one event into a state and never
 checks anything. Everything else (the :class:`~avanti.core.game.Game` aggregate, replay, undo, JSON,
 per-seat event streams) is written once, in the core, on top of these.
+
+Two more methods are optional, for speed, and the core uses them when a ruleset has them:
+``execute(state, command) -> (state, events)`` decides and folds in one pass, and
+``fold(state, events) -> state`` folds a whole log. Each must give exactly what ``decide`` and
+``evolve`` give (the games test that on random play).
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from avanti.game.events import (
     TollPaid,
 )
 from avanti.game.evolve import Log
-from avanti.game.positions import clockwise, standings
+from avanti.game.positions import standings
 from avanti.game.runend import end_run
-from avanti.game.state import GameState
+from avanti.game.state import _StateLike
 
 __all__ = ["after_round", "pay", "run_is_over", "start_round"]
 
@@ -37,8 +37,8 @@ def collect(log: Log) -> None:
     state = log.state
     tolls = state.table.tolls
     leader = standings(state)[0]
-    for seat in clockwise(leader, state.table.players)[1:]:
-        toll = tolls[state.road_space(seat)]
+    debts = [(seat, tolls[state.road_space(seat)]) for seat in state.table.rotations[leader][1:]]
+    for seat, toll in debts:
         if toll > 0:
             pay(log, seat, leader, toll)
 
@@ -70,21 +70,21 @@ def pay(log: Log, debtor: int, creditor: int, amount: int) -> None:
     log.add(BankPaid(creditor, amount - cash, BankPayment.SHORTFALL, debtor))
 
 
-def can_go_on(state: GameState) -> tuple[int, ...]:
+def can_go_on(state: _StateLike) -> tuple[int, ...]:
     """The seats that can go on: not quit and holding at least one card (A18)."""
     hands = state.hands
     quit = state.quit
-    return tuple(s for s in range(state.table.players) if not quit[s] and hands[s])
+    return tuple([s for s in range(state.table.players) if not quit[s] and hands[s]])
 
 
-def run_is_over(state: GameState) -> bool:
+def run_is_over(state: _StateLike) -> bool:
     """Whether the run ends after this collection (A18).
 
     It ends if (a) a car has reached the event marker, (b) nobody can go on, or (c) only the
     leader's owner can go on.
     """
     length = state.table.track_length
-    if any(distance >= length for distance in state.distances):
+    if max(state.distances) >= length:
         return True
     going = can_go_on(state)
     return not going or going == (standings(state)[0],)
@@ -93,7 +93,9 @@ def run_is_over(state: GameState) -> bool:
 def start_round(log: Log) -> None:
     """Begin the next round; a player in the run with no cards quits at once (A8, A14)."""
     state = log.state
+    quit = state.quit
+    hands = state.hands
     log.add(RoundStarted(state.run, state.round + 1))
     for seat in range(state.table.players):
-        if not state.quit[seat] and not state.hands[seat]:
+        if not quit[seat] and not hands[seat]:
             log.add(PlayerQuit(seat, QuitReason.OUT_OF_CARDS))

@@ -7,6 +7,7 @@ rule id; the state is a value, so a refused command changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from attrs import fields
@@ -33,9 +34,18 @@ from avanti.game.evolve import Log
 from avanti.game.positions import drive_hops, turn_order
 from avanti.game.reasons import Reason
 from avanti.game.runend import end_game, next_run, reached_dream_island
-from avanti.game.state import GameState, Phase
+from avanti.game.state import GameState, Phase, _StateLike
 
-__all__ = ["decide", "investment_cost"]
+__all__ = ["decide", "decide_and_evolve", "investment_cost"]
+
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_MARKER = Phase.MARKER
+_PLANNING = Phase.PLANNING
+_DRIVING = Phase.DRIVING
+_INVESTING = Phase.INVESTING
+_OVER = Phase.OVER
+_VOLUNTARY = QuitReason.VOLUNTARY
+_DISCARD = Pile.DISCARD
 
 
 def _refuse(reason: Reason, rule: str, message: str, command: object) -> NoReturn:
@@ -48,28 +58,43 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     :raises IllegalCommand: the command breaks a rule; ``reason`` (a :class:`Reason`) and
         ``rule`` say which. Nothing changes.
     """
+    return tuple(_decide(state, command).events)
+
+
+def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after ``command`` and the events it causes, in one pass.
+
+    The same as ``decide`` followed by ``evolve`` over its events, without folding them twice:
+    ``decide`` already folds each event to read the state the follow-on rules see.
+
+    :raises IllegalCommand: as :func:`decide`.
+    """
+    log = _decide(state, command)
+    return log.state.freeze(), tuple(log.events)
+
+
+def _decide(state: GameState, command: Command) -> Log:
     kind = type(command)
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse(Reason.UNKNOWN_COMMAND, "A31", f"{command!r} is not an Avanti command", command)
-    for name in _FIELD_NAMES[kind]:
-        if type(getattr(command, name)) is not int:
-            message = f"{command!r}: every field of a command is a whole number"
-            _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
-    if state.phase is Phase.OVER:
+    if not _INTS.issuperset(map(type, _FIELDS[kind](command))):
+        message = f"{command!r}: every field of a command is a whole number"
+        _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
+    if state.phase is _OVER:
         _refuse(Reason.GAME_OVER, "A20", "the game is over; no command is accepted", command)
     if not 0 <= command.seat < state.table.players:
         message = f"there is no seat {command.seat}; seats run 0..{state.table.players - 1}"
         _refuse(Reason.NO_SUCH_SEAT, "A1", message, command)
     log = Log(state)
     handler(log, command)
-    return tuple(log.events)
+    return log
 
 
 def _place_marker(log: Log, command: PlaceEventMarker) -> None:
     """The starting player puts the event marker on any road space (A7)."""
     state = log.state
-    if state.phase is not Phase.MARKER:
+    if state.phase is not _MARKER:
         _refuse(Reason.WRONG_PHASE, "A7", "the event marker has already been placed", command)
     if command.seat != state.starting_seat:
         message = f"seat {state.starting_seat}, the starting player, places the event marker"
@@ -85,7 +110,7 @@ def _play_card(log: Log, command: PlayCard) -> None:
     """Lay a card face down with a chosen number (A8); when all have, driving begins (A10)."""
     state = log.state
     seat = command.seat
-    if state.phase is not Phase.PLANNING:
+    if state.phase is not _PLANNING:
         message = f"cards are laid in the planning step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A8", message, command)
     if state.quit[seat]:
@@ -101,12 +126,15 @@ def _play_card(log: Log, command: PlayCard) -> None:
         _refuse(Reason.NUMBER_NOT_ON_CARD, "A3", message, command)
     log.add(CardPlayed(seat, command.card, command.number))
     after = log.state
-    if all(after.quit[s] or after.laid[s] is not None for s in range(after.table.players)):
-        log.add(DrivingBegan(turn_order(after)))
+    quit = after.quit
+    for other, card in enumerate(after.laid):
+        if card is None and not quit[other]:
+            return  # someone still has to lay a card
+    log.add(DrivingBegan(turn_order(after)))
 
 
-def _check_turn(state: GameState, command: Drive | Quit) -> None:
-    if state.phase is not Phase.DRIVING:
+def _check_turn(state: _StateLike, command: Drive | Quit) -> None:
+    if state.phase is not _DRIVING:
         message = f"players drive or quit in the driving step, not the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A9", message, command)
     to_act = state.order[state.turn]
@@ -139,7 +167,7 @@ def _draw(log: Log, seat: int) -> None:
     state = log.state
     if not state.draw:
         order = state.rng.stream().shuffled(state.discard)
-        log.add(DeckShuffled(Pile.DISCARD, len(order), order))
+        log.add(DeckShuffled(_DISCARD, len(order), order))
     log.add(CardDrawn(seat, log.state.draw[0]))
 
 
@@ -149,7 +177,7 @@ def _quit(log: Log, command: Quit) -> None:
     _check_turn(state, command)
     laid = state.laid[command.seat]
     assert laid is not None  # every seat in the driving order has laid a card (A9)
-    log.add(PlayerQuit(command.seat, QuitReason.VOLUNTARY))
+    log.add(PlayerQuit(command.seat, _VOLUNTARY))
     log.add(CardDiscarded(command.seat, laid[0]))
     _end_turn(log)
 
@@ -160,7 +188,7 @@ def _end_turn(log: Log) -> None:
         after_round(log)
 
 
-def investment_cost(state: GameState, seat: int, steps: int) -> tuple[int, Reason | None]:
+def investment_cost(state: _StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
     """The price of ``steps`` island spaces for ``seat`` (A22), or why they cannot be bought."""
     prices = state.table.prices
     start = state.island[seat]
@@ -180,7 +208,7 @@ def _invest(log: Log, command: Invest) -> None:
     state = log.state
     seat = command.seat
     steps = command.steps
-    if state.phase is not Phase.INVESTING:
+    if state.phase is not _INVESTING:
         message = f"players invest between delivery runs, not in the {state.phase} step"
         _refuse(Reason.WRONG_PHASE, "A22", message, command)
     if state.invested[seat]:
@@ -216,6 +244,9 @@ _HANDLERS: dict[type, Callable[[Log, Any], None]] = {
     Invest: _invest,
 }
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {
-    kind: tuple(a.name for a in fields(kind)) for kind in _HANDLERS
+_FIELDS: dict[type, Callable[[Any], tuple[object, ...]]] = {
+    kind: attrgetter(*(a.name for a in fields(kind)), "seat") for kind in _HANDLERS
 }
+"""Every field of each command as a tuple (``seat`` twice, so one-field commands give one too)."""
+
+_INTS = frozenset((int,))

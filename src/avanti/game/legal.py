@@ -1,14 +1,21 @@
 """``legal_commands``: exactly the commands ``decide`` accepts now, for every seat.
 
-Bots call this every step, so it reads the state directly instead of trying each command.
+Bots call this every step, so it reads the state directly instead of trying each command, and
+hands out the commands the game's table built once (DESIGN "Performance principles").
 """
 
 from __future__ import annotations
 
-from avanti.game.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
+from avanti.game.commands import Command
 from avanti.game.state import GameState, Phase
 
 __all__ = ["affordable_steps", "legal_commands"]
+
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_MARKER = Phase.MARKER
+_PLANNING = Phase.PLANNING
+_DRIVING = Phase.DRIVING
+_INVESTING = Phase.INVESTING
 
 
 def legal_commands(state: GameState) -> tuple[Command, ...]:
@@ -20,28 +27,27 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
     invest (A22). A finished game: nothing.
     """
     phase = state.phase
-    if phase is Phase.PLANNING:
-        numbers = state.table.numbers
-        return tuple(
-            PlayCard(seat, card, number)
-            for seat in range(state.table.players)
-            if not state.quit[seat] and state.laid[seat] is None
-            for card in state.hands[seat]
-            for number in numbers[card]
-        )
-    if phase is Phase.DRIVING:
-        seat = state.order[state.turn]
-        return (Drive(seat), Quit(seat))
-    if phase is Phase.INVESTING:
-        return tuple(
-            Invest(seat, steps)
-            for seat in range(state.table.players)
-            if not state.invested[seat]
-            for steps in range(affordable_steps(state, seat) + 1)
-        )
-    if phase is Phase.MARKER:
-        seat = state.starting_seat
-        return tuple(PlaceEventMarker(seat, space) for space in range(state.table.track_length))
+    table = state.table
+    commands: list[Command] = []
+    if phase is _PLANNING:
+        quit = state.quit
+        laid = state.laid
+        hands = state.hands
+        for seat, plays in enumerate(table.plays):
+            if not quit[seat] and laid[seat] is None:
+                for card in hands[seat]:
+                    commands += plays[card]
+        return tuple(commands)
+    if phase is _DRIVING:
+        return table.turns[state.order[state.turn]]
+    if phase is _INVESTING:
+        invested = state.invested
+        for seat, investments in enumerate(table.investments):
+            if not invested[seat]:
+                commands += investments[: affordable_steps(state, seat) + 1]
+        return tuple(commands)
+    if phase is _MARKER:
+        return table.markers[state.starting_seat]
     return ()
 
 

@@ -5,7 +5,9 @@ Pure functions of a state, shared by the rules, the views and the scenario check
 
 from __future__ import annotations
 
-from avanti.game.state import GameState
+from collections.abc import Iterable
+
+from avanti.game.state import _StateLike
 
 __all__ = ["atm_owners", "clockwise", "drive_hops", "standings", "turn_order"]
 
@@ -15,34 +17,36 @@ def clockwise(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + i) % players for i in range(players))
 
 
-def standings(state: GameState) -> tuple[int, ...]:
+def standings(state: _StateLike) -> tuple[int, ...]:
     """Every seat, best first: larger distance ahead (A12).
 
     Only cars still on the start space can tie; they rank by the previous run's final order
     (``state.ranking``).
     """
-    previous = {seat: place for place, seat in enumerate(state.ranking)}
-    distances = state.distances
-    return tuple(sorted(range(state.table.players), key=lambda s: (-distances[s], previous[s])))
+    # ``ranking`` lists every seat once; a stable sort of it, furthest first, keeps its order
+    # among equal distances (``reverse`` keeps equal keys in their order too).
+    return tuple(sorted(state.ranking, key=state.distances.__getitem__, reverse=True))
 
 
-def turn_order(state: GameState) -> tuple[int, ...]:
+def turn_order(state: _StateLike) -> tuple[int, ...]:
     """The driving order of this round, fixed when driving begins (A10, A28).
 
     The seats that laid a card act; in a run's first round the starting player goes first,
     otherwise the one whose car is last; the rest follow clockwise.
     """
-    players = state.table.players
-    active = [seat for seat in range(players) if state.laid[seat] is not None]
+    laid = state.laid
+    rotations = state.table.rotations
     if state.round == 1:
-        first = next(s for s in clockwise(state.starting_seat, players) if s in active)
+        candidates: Iterable[int] = rotations[state.starting_seat]
     else:
-        ranked = standings(state)
-        first = next(s for s in reversed(ranked) if s in active)
-    return tuple(s for s in clockwise(first, players) if s in active)
+        candidates = reversed(standings(state))
+    first = next(s for s in candidates if laid[s] is not None)
+    return tuple([s for s in rotations[first] if laid[s] is not None])
 
 
-def drive_hops(state: GameState, seat: int, number: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def drive_hops(
+    state: _StateLike, seat: int, number: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hops of ``seat``'s car driving ``number`` (A11): distances landed on, seats bumped.
 
     The car moves ``number`` spaces; while the road space it lands on holds another car (a
@@ -68,7 +72,7 @@ def drive_hops(state: GameState, seat: int, number: int) -> tuple[tuple[int, ...
         bumped.append(owner)
 
 
-def atm_owners(state: GameState) -> tuple[tuple[int, int, int], ...]:
+def atm_owners(state: _StateLike) -> tuple[tuple[int, int, int], ...]:
     """Who withdraws from each ATM (A21), as ``(seat, space, amount)`` in road order.
 
     A lot pays the owner of the first car at or ahead of it on the loop; where cars share a
@@ -86,12 +90,10 @@ def atm_owners(state: GameState) -> tuple[tuple[int, int, int], ...]:
     marker = state.marker
     paid: list[tuple[int, int, int]] = []
     for space, amount in table.lots:
-        for step in range(length):
-            here = (space + step) % length
-            if step > 0 and here == marker and not wraps:
-                break
-            owner = at.get(here)
-            if owner is not None:
-                paid.append((owner, space, amount))
-                break
+        # The nearest car at or ahead of the lot: the fewest spaces forward to an occupied one.
+        ahead = min((here - space) % length for here in at)
+        # Without wrapping the search stops on reaching the marker (unless it starts there).
+        if not wraps and 0 < (marker - space) % length <= ahead:
+            continue
+        paid.append((at[(space + ahead) % length], space, amount))
     return tuple(paid)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from attrs import frozen
 
 from avanti.core import Codec
 from avanti.game.commands import COMMAND_TYPES, Command, Drive, Invest, PlaceEventMarker, PlayCard
 from avanti.game.commands import Quit as QuitCommand
-from avanti.game.decide import decide
+from avanti.game.decide import decide, decide_and_evolve
 from avanti.game.events import (
     EVENT_TYPES,
     CardPlayed,
@@ -18,7 +20,7 @@ from avanti.game.events import (
     PlayerQuit,
     QuitReason,
 )
-from avanti.game.evolve import evolve
+from avanti.game.evolve import evolve, fold
 from avanti.game.legal import legal_commands
 from avanti.game.runend import final_ranking
 from avanti.game.setup import Setup, start
@@ -26,6 +28,10 @@ from avanti.game.state import GameState, Phase
 from avanti.game.views import View, redact, view
 
 __all__ = ["CODEC", "RULES", "AvantiRules", "Outcome", "cause", "outcome"]
+
+# Enum members read through their class cost a metaclass lookup; these are read every step.
+_OVER = Phase.OVER
+_VOLUNTARY = QuitReason.VOLUNTARY
 
 
 @frozen
@@ -43,7 +49,7 @@ class Outcome:
 
 def outcome(state: GameState) -> Outcome | None:
     """The result once the game is over, else ``None``."""
-    if state.phase is not Phase.OVER or state.winner is None:
+    if state.phase is not _OVER or state.winner is None:
         return None
     return Outcome(state.winner, final_ranking(state), state.island)
 
@@ -60,7 +66,7 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, CarMoved):
         return Drive(event.seat)
     if isinstance(event, PlayerQuit):
-        return QuitCommand(event.seat) if event.reason is QuitReason.VOLUNTARY else None
+        return QuitCommand(event.seat) if event.reason is _VOLUNTARY else None
     if isinstance(event, Invested):
         return Invest(event.seat, event.steps)
     if isinstance(event, EventMarkerPlaced) and event.seat is not None:
@@ -95,9 +101,15 @@ class AvantiRules:
         """The state after ``event``."""
         return evolve(state, event)
 
-    def legal_commands(self, state: GameState) -> tuple[Command, ...]:
-        """Every command ``decide`` accepts now."""
-        return legal_commands(state)
+    # A bot calls these three every step: they are the rules' functions themselves, one call
+    # fewer than a method that forwards to them.
+    execute = staticmethod(decide_and_evolve)
+    legal_commands = staticmethod(legal_commands)
+    outcome = staticmethod(outcome)
+
+    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
+        """The state after every event in turn."""
+        return fold(state, events)
 
     def view(self, state: GameState, seat: int | None) -> View:
         """What ``seat`` may see (A30)."""
@@ -106,10 +118,6 @@ class AvantiRules:
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """``event`` as ``seat`` may see it (A30)."""
         return redact(event, seat)
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        """The result of a finished game, or ``None``."""
-        return outcome(state)
 
     def cause(self, event: Event) -> Command | None:
         """The command ``event`` is the first event of, or ``None``."""

@@ -14,8 +14,8 @@ from avanti.game.events import (
     RunStarted,
 )
 from avanti.game.evolve import Log
-from avanti.game.positions import atm_owners, clockwise, standings
-from avanti.game.state import GameState
+from avanti.game.positions import atm_owners, standings
+from avanti.game.state import _StateLike
 
 __all__ = ["HAND_SIZE", "deal", "end_run", "final_ranking", "next_run", "reached_dream_island"]
 
@@ -43,13 +43,13 @@ def end_run(log: Log) -> None:
             log.add(AtmWithdrawn(seat, space, amount))
 
 
-def reached_dream_island(state: GameState) -> bool:
+def reached_dream_island(state: _StateLike) -> bool:
     """Whether any figure stands on the dream island (A20, A24)."""
     start = state.table.dream_island_start
     return any(space >= start for space in state.island)
 
 
-def final_ranking(state: GameState) -> tuple[int, ...]:
+def final_ranking(state: _StateLike) -> tuple[int, ...]:
     """Every seat by island position, ties to the better rank in the last run (A20)."""
     last_run = {seat: place for place, seat in enumerate(state.ranking)}
     island = state.island
@@ -79,7 +79,8 @@ def deal(log: Log) -> None:
     """Gather every card, shuffle (A29) and deal three to each player, from the starting player."""
     state = log.state
     order = state.rng.stream().shuffled(range(len(state.table.deck.cards)))
+    seats = state.table.rotations[state.starting_seat]
     log.add(DeckShuffled(Pile.ALL, len(order), order))
-    for seat in clockwise(state.starting_seat, state.table.players):
+    for seat in seats:
         count = min(HAND_SIZE, len(log.state.draw))
         log.add(CardsDealt(seat, count, log.state.draw[:count]))

@@ -16,7 +16,7 @@ from avanti.game.options import RuleOptions
 from avanti.game.positions import clockwise
 from avanti.game.runend import HAND_SIZE, deal
 from avanti.game.scenario import STARTING_CASH, Scenario, scenario_state
-from avanti.game.state import GameState, Phase, Table
+from avanti.game.state import GameState, Phase, table_for
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Setup", "start"]
 
@@ -110,7 +110,7 @@ def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     """
     _check(setup)
     n = len(setup.players)
-    table = Table(n, setup.board, setup.deck, setup.options)
+    table = table_for(n, setup.board, setup.deck, setup.options)
     if setup.scenario is not None:
         return scenario_state(setup.scenario, table, setup.starting_seat, setup.seed), ()
     state = GameState(

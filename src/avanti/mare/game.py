@@ -50,6 +50,10 @@ class MareRules:
         """The state after one event."""
         return rules.evolve(state, event)
 
+    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
+        """The state after every event in turn."""
+        return rules.fold(state, events)
+
     def legal_commands(self, state: GameState) -> tuple[Command, ...]:
         """Every command ``decide`` accepts now."""
         return rules.legal_commands(state)

@@ -7,6 +7,8 @@ those events into the state. Rule ids (M1-M9) are those of ``RULES-mare.md``.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from avanti import core
 from avanti.core import CoreReason, IllegalCommand, InvalidSetup
@@ -46,6 +48,7 @@ __all__ = [
     "cause",
     "decide",
     "evolve",
+    "fold",
     "legal_commands",
     "outcome",
     "start",
@@ -261,31 +264,74 @@ def _with_fish(s: GameState, fish: Fish, place: int) -> GameState:
     return GameState(s.sides, s.options, s.boat, tuple(places), s.turn, s.move_due, s.result, s.rng)
 
 
+def _die_rolled(s: GameState, e: DieRolled) -> GameState:
+    rng = s.rng.advanced()
+    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, rng)
+
+
+def _fish_swam(s: GameState, e: FishSwam) -> GameState:
+    return _with_fish(s, e.fish, e.piece)
+
+
+def _fish_freed(s: GameState, e: FishFreed) -> GameState:
+    return _with_fish(s, e.fish, SEA)
+
+
+def _fish_caught(s: GameState, e: FishCaught) -> GameState:
+    return _with_fish(s, e.fish, CAUGHT)
+
+
+def _piece_removed(s: GameState, e: PieceRemoved) -> GameState:
+    return GameState(s.sides, s.options, e.piece, s.fish, s.turn, s.move_due, s.result, s.rng)
+
+
+def _move_offered(s: GameState, e: MoveOffered) -> GameState:
+    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, True, s.result, s.rng)
+
+
+def _fish_chosen(s: GameState, e: FishChosen) -> GameState:
+    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
+
+
+def _turn_passed(s: GameState, e: TurnPassed) -> GameState:
+    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, False, s.result, s.rng)
+
+
+def _game_ended(s: GameState, e: GameEnded) -> GameState:
+    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, e.result, s.rng)
+
+
+def _roll_ignored(s: GameState, e: RollIgnored) -> GameState:
+    return s
+
+
+_EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
+    DieRolled: _die_rolled,
+    FishSwam: _fish_swam,
+    FishFreed: _fish_freed,
+    FishCaught: _fish_caught,
+    PieceRemoved: _piece_removed,
+    MoveOffered: _move_offered,
+    FishChosen: _fish_chosen,
+    TurnPassed: _turn_passed,
+    GameEnded: _game_ended,
+    RollIgnored: _roll_ignored,
+}
+"""One function per event type: a dictionary lookup instead of a ``match`` that tries each class
+pattern in turn."""
+
+
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``. Trusts the event: checks nothing, draws nothing."""
-    s = state
-    match event:
-        case DieRolled():
-            rng = s.rng.advanced()
-            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, rng)
-        case FishSwam(fish=fish, piece=piece):
-            return _with_fish(s, fish, piece)
-        case FishFreed(fish=fish):
-            return _with_fish(s, fish, SEA)
-        case FishCaught(fish=fish):
-            return _with_fish(s, fish, CAUGHT)
-        case PieceRemoved(piece=piece):
-            return GameState(s.sides, s.options, piece, s.fish, s.turn, s.move_due, s.result, s.rng)
-        case MoveOffered(seat=seat):
-            return GameState(s.sides, s.options, s.boat, s.fish, seat, True, s.result, s.rng)
-        case FishChosen():
-            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
-        case TurnPassed(seat=seat):
-            return GameState(s.sides, s.options, s.boat, s.fish, seat, False, s.result, s.rng)
-        case GameEnded(result=result):
-            return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, result, s.rng)
-        case RollIgnored():
-            return s
+    return _EVOLVERS[type(event)](state, event)
+
+
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
+    """The state after every event in turn (``evolve`` over a log)."""
+    evolvers = _EVOLVERS
+    for event in events:
+        state = evolvers[type(event)](state, event)
+    return state
 
 
 # -- queries -------------------------------------------------------------------------------------

@@ -1,0 +1,193 @@
+"""The fast paths give exactly what the plain definitions give (DESIGN "Performance principles").
+
+``decide`` and the fold work on a :class:`~avanti.game.state.Draft`; the ruleset's ``execute``
+and ``fold`` skip work the core would repeat. Each must agree with ``decide`` followed by one
+``evolve`` per event, on every command of many random games.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from attrs import fields
+
+import avanti
+from avanti import (
+    Command,
+    Drive,
+    DrivingBegan,
+    GameState,
+    Invest,
+    PlaceEventMarker,
+    PlayCard,
+    Quit,
+    decide,
+    evolve,
+    legal_commands,
+)
+from avanti.game.decide import decide_and_evolve
+from avanti.game.evolve import fold
+from avanti.game.legal import affordable_steps
+from avanti.game.positions import atm_owners, clockwise, standings
+from avanti.game.rules import RULES
+from avanti.game.state import Draft, Phase, Table
+from tests.avanti.support import NAMES
+
+
+def test_a_draft_has_the_fields_of_a_state_in_order() -> None:
+    assert Draft.__slots__ == tuple(a.name for a in fields(GameState))
+    state = avanti.new_game(NAMES[:4], 3).state
+    frozen = Draft(state).freeze()
+    assert type(frozen) is GameState
+    assert frozen == state
+    assert frozen == GameState(*(getattr(state, a.name) for a in fields(GameState)))
+
+
+def test_a_state_has_no_init_step_that_freezing_a_draft_would_skip() -> None:
+    assert all(a.validator is None and a.converter is None for a in fields(GameState))
+    assert not hasattr(GameState, "__attrs_post_init__")
+    assert not hasattr(GameState, "__attrs_pre_init__")
+
+
+def _one_by_one(state: GameState, events: tuple[avanti.Event, ...]) -> GameState:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_execute_and_fold_agree_with_decide_and_evolve(players: int) -> None:
+    for seed in range(4):
+        game = avanti.new_game(NAMES[:players], seed)
+        start = RULES.start(game.setup)[0]
+        assert fold(start, game.events) == _one_by_one(start, game.events) == game.state
+        rnd = random.Random(seed)
+        while not game.is_over:
+            command = rnd.choice(game.legal_commands())
+            events = decide(game.state, command)
+            after, caused = decide_and_evolve(game.state, command)
+            assert caused == events
+            assert after == _one_by_one(game.state, events) == fold(game.state, events)
+            assert RULES.execute(game.state, command) == (after, events)
+            game = game.execute(command)
+            assert game.state == after
+        assert fold(start, game.events) == game.state
+        assert avanti.replay(game.setup, game.events, verify=False) == game
+
+
+def test_fold_of_no_events_is_the_same_state() -> None:
+    state = avanti.new_game(NAMES[:3], 1).state
+    assert fold(state, ()) is state
+
+
+def _built_afresh(state: GameState) -> tuple[Command, ...]:
+    """The legal commands, each built on the spot in the documented order (A7, A8, A9, A22)."""
+    table = state.table
+    seats = range(table.players)
+    if state.phase is Phase.PLANNING:
+        return tuple(
+            PlayCard(seat, card, number)
+            for seat in seats
+            if not state.quit[seat] and state.laid[seat] is None
+            for card in state.hands[seat]
+            for number in dict.fromkeys(table.deck.cards[card].numbers)
+        )
+    if state.phase is Phase.DRIVING:
+        seat = state.order[state.turn]
+        return (Drive(seat), Quit(seat))
+    if state.phase is Phase.INVESTING:
+        return tuple(
+            Invest(seat, steps)
+            for seat in seats
+            if not state.invested[seat]
+            for steps in range(affordable_steps(state, seat) + 1)
+        )
+    if state.phase is Phase.MARKER:
+        seat = state.starting_seat
+        return tuple(PlaceEventMarker(seat, space) for space in range(table.track_length))
+    return ()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_shared_commands_are_the_commands_built_afresh(players: int) -> None:
+    for seed in range(6):
+        game = avanti.new_game(NAMES[:players], seed)
+        rnd = random.Random(seed)
+        while True:
+            assert legal_commands(game.state) == _built_afresh(game.state)
+            if game.is_over:
+                break
+            game = game.execute(rnd.choice(game.legal_commands()))
+
+
+def test_games_on_equal_parts_share_a_table_equal_to_a_fresh_one() -> None:
+    one = avanti.new_game(NAMES[:4], 1).state.table
+    two = avanti.new_game(NAMES[:4], 2).state.table
+    assert one is two
+    fresh = Table(4, one.board, one.deck, one.options)
+    for name in ("tolls", "lots", "prices", "numbers", "plays", "turns", "markers", "investments"):
+        assert getattr(one, name) == getattr(fresh, name)
+    assert one == fresh
+
+
+def _standings_by_key(state: GameState) -> tuple[int, ...]:
+    previous = {seat: place for place, seat in enumerate(state.ranking)}
+    return tuple(sorted(range(state.players), key=lambda s: (-state.distances[s], previous[s])))
+
+
+def _turn_order_by_search(state: GameState) -> tuple[int, ...]:
+    players = state.players
+    active = [seat for seat in range(players) if state.laid[seat] is not None]
+    if state.round == 1:
+        first = next(s for s in clockwise(state.starting_seat, players) if s in active)
+    else:
+        first = next(s for s in reversed(_standings_by_key(state)) if s in active)
+    return tuple(s for s in clockwise(first, players) if s in active)
+
+
+def _atm_owners_by_walking(state: GameState) -> tuple[tuple[int, int, int], ...]:
+    """Walk forward from each lot, space by space, to the first car (A21)."""
+    length = state.table.track_length
+    at = {}
+    for seat in reversed(_standings_by_key(state)):
+        at[state.road_space(seat)] = seat
+    paid = []
+    for space, amount in state.table.lots:
+        for step in range(length):
+            here = (space + step) % length
+            if step > 0 and here == state.marker and not state.table.options.atm_last_car_wraps:
+                break
+            if here in at:
+                paid.append((at[here], space, amount))
+                break
+    return tuple(paid)
+
+
+@pytest.mark.parametrize("wraps", [True, False])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_positions_agree_with_their_definitions(players: int, wraps: bool) -> None:
+    options = avanti.RuleOptions(atm_last_car_wraps=wraps)
+    for seed in range(6):
+        game = avanti.new_game(NAMES[:players], seed, options=options)
+        rnd = random.Random(seed)
+        while not game.is_over:
+            state = game.state
+            assert standings(state) == _standings_by_key(state)
+            assert atm_owners(state) == _atm_owners_by_walking(state)
+            command = rnd.choice(game.legal_commands())
+            events = decide(state, command)
+            if isinstance(events[-1], DrivingBegan):
+                laid = evolve(state, events[0])
+                assert events[-1] == DrivingBegan(_turn_order_by_search(laid))
+            game = game.execute(command)
+
+
+def test_a_pickled_state_carries_the_table_parts_not_its_lookups() -> None:
+    game = avanti.new_game(NAMES[:4], 5)
+    data = pickle.dumps(game)
+    assert b"PlayCard" not in data
+    again = pickle.loads(data)
+    assert again == game
+    assert again.state.table is game.state.table
