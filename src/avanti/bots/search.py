@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from avanti.bots import Bot
-from avanti.core.game import fold
+from avanti.core.game import execute
 from avanti.core.rng import Rng, Stream
 from avanti.core.ruleset import Ruleset
 
@@ -152,13 +152,13 @@ class SearchBot:
                 child = node.children[command] = _Node(actor)
                 child.available = 1
                 path.append(child)
-                state = fold(rules, state, rules.decide(state, command))
+                state = execute(rules, state, command)[0]
                 break
             exploration = self.exploration
             command = max(mine, key=lambda c: node.children[c].ucb(exploration))
             node = node.children[command]
             path.append(node)
-            state = fold(rules, state, rules.decide(state, command))
+            state = execute(rules, state, command)[0]
         rewards = self._playout(start, state, rng)
         for visited in path:
             visited.visits += 1
@@ -179,7 +179,7 @@ class SearchBot:
             actor = _actor(legal)
             mine = [c for c in legal if c.seat == actor]
             command = self.rollout[actor].choose(rules.view(state, actor), mine, rng)
-            state = fold(rules, state, rules.decide(state, command))
+            state = execute(rules, state, command)[0]
         raise RuntimeError(f"a rollout did not end within {MAX_ROLLOUT} commands")
 
 
