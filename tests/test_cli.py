@@ -123,7 +123,7 @@ def test_replay_prints_each_command_and_its_events(tmp_path: Path) -> None:
     path = saved_game(tmp_path)
     code, text = run("replay", str(path))
     assert code == 0
-    assert "1. Ann: Roll" in text
+    assert "1. Ann: roll the die" in text
     assert "Ann rolls orange." in text
     assert "The game ends with" in text.splitlines()[-1]
 
@@ -132,11 +132,11 @@ def test_replay_step_waits_for_enter_and_stops_on_q(tmp_path: Path) -> None:
     path = saved_game(tmp_path)
     code, text = run("replay", str(path), "--step", stdin="\n\nq\n")
     assert code == 0
-    assert "2. Bob: Roll" in text
+    assert "2. Bob: roll the die" in text
     assert "3. Cy" not in text
     code, text = run("replay", str(path), "--step", stdin="\n")
     assert code == 0
-    assert "1. Ann: Roll" in text
+    assert "1. Ann: roll the die" in text
     assert "2. Bob" not in text
 
 
@@ -185,7 +185,7 @@ def test_play_shows_the_humans_choices_and_plays_to_the_end() -> None:
     )
     assert code == 0
     assert "Ann (seat 0), your move:" in text
-    assert "  1. Roll" in text
+    assert "  1. roll the die" in text
     assert "The game is over." in text
 
 
@@ -194,10 +194,10 @@ def test_play_offers_the_m6_choice_by_number() -> None:
         code, text = run(
             "play", "--game", "mare", "--players", "1", "--seed", str(seed), stdin="2\n1\n" * 100
         )
-        if "2. MoveFish" in text:
+        if "2. move the" in text:
             break
     assert code == 0
-    assert "1. MoveFish fish=" in text
+    assert "1. move the " in text
     assert "The game is over." in text
 
 

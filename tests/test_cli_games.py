@@ -14,8 +14,9 @@ from attrs import frozen
 from rich.console import Console
 
 import avanti
+from avanti import autorama
 from avanti.catalog import GAMES
-from avanti.cli import main
+from avanti.cli import flagship, forsale, main
 from avanti.cli.render import board_for
 
 
@@ -60,6 +61,8 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
     assert code == 0
     assert "Isabella (seat 1), your move:" in text
     assert "Your hand: card" in text
+    assert "(yellow: draw a card)" in text
+    assert ". drive: reveal your card and move" in text
     assert "Isabella is dealt cards" in text
     assert "Jack is dealt 3 cards." in text  # another seat's cards stay hidden (A30)
     assert "Jack is dealt cards" not in text
@@ -69,8 +72,8 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
 def test_play_autorama_lists_bids_by_number() -> None:
     code, text = run("play", "--game", "autorama", "--human", "0", "--seed", "2", stdin="1\n" * 300)
     assert code == 0
-    assert "  1. Pass" in text
-    assert "  2. Bid amount=0" in text
+    assert "  1. pass: take the lowest advisor and half your bid back" in text
+    assert "  2. bid $0" in text
     assert "Yours: cash 28" in text
     assert "The game is over." in text
 
@@ -245,3 +248,46 @@ def test_every_game_names_a_full_table_with_distinct_names() -> None:
         with pytest.raises(ValueError, match=f"takes {info.min_players} to"):
             info.player_names(info.max_players + 1)
     assert GAMES["mare"].player_names(6) == ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+
+def test_commands_are_put_in_words_for_the_player() -> None:
+    setup = avanti.new_game(["Ann", "Bob", "Cy"], seed=1).setup
+    words = [
+        flagship.command(setup, c)
+        for c in (
+            avanti.PlaceEventMarker(0, 3),
+            avanti.PlaceEventMarker(0, 6),
+            avanti.PlayCard(0, 13, 5),
+            avanti.Quit(0),
+            avanti.Invest(0, 1),
+            avanti.Invest(0, 2),
+        )
+    ]
+    assert words == [
+        "put the event marker on road space 3 (parking lot 200)",
+        "put the event marker on road space 6 (toll 1000)",
+        "lay card 13 (2/5/7) to drive 5 (red)",
+        "quit this delivery run",
+        "invest in 1 island step",
+        "invest in 2 island steps",
+    ]
+    sale = autorama.new_game(["Ann", "Bob", "Cy"], seed=1).setup
+    words = [
+        forsale.command(sale, c)
+        for c in (
+            autorama.PlayAdvisor(0, 14, True),
+            autorama.Offer(0, (12,)),
+            autorama.Offer(0, (3, 25)),
+            autorama.TakeBack(0, 3),
+            autorama.UseMechanic(0),
+            autorama.DeclineMechanic(0),
+        )
+    ]
+    assert words == [
+        "play Fleet Manager 14 with its boost (pays $3,000)",
+        "offer vehicle 12",
+        "offer vehicles 3 and 25 (with a Lawyer)",
+        "take back vehicle 3",
+        "use a Mechanic: take the second-lowest check",
+        "keep your Mechanics: take the lowest check",
+    ]

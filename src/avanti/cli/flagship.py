@@ -10,11 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from avanti.cli.render import Board
+from avanti.game.commands import Command, Drive, Invest, PlayCard, Quit
+from avanti.game.deck import is_yellow
 from avanti.game.events import GameEnded, RoundStarted, RunEnded
 from avanti.game.setup import Setup
 from avanti.game.views import View
 
-__all__ = ["BOARD", "draw"]
+__all__ = ["BOARD", "command", "draw"]
 
 COLUMNS = 12
 """Road spaces per printed row."""
@@ -117,5 +119,23 @@ def _after(events: tuple[Any, ...]) -> bool:
     return any(isinstance(e, (RoundStarted, RunEnded, GameEnded)) for e in events)
 
 
-BOARD = Board(draw, _after)
+def command(setup: Setup, command: Command) -> str:
+    """An Avanti command in words, with what the board says about it (A7, A8, A9, A22)."""
+    track = setup.board.track
+    if isinstance(command, PlayCard):
+        numbers = "/".join(str(n) for n in setup.deck.cards[command.card].numbers)
+        colour = "yellow: draw a card" if is_yellow(command.number) else "red"
+        return f"lay card {command.card} ({numbers}) to drive {command.number} ({colour})"
+    if isinstance(command, Drive):
+        return "drive: reveal your card and move"
+    if isinstance(command, Quit):
+        return "quit this delivery run"
+    if isinstance(command, Invest):
+        return f"invest in {command.steps} island step{'s' if command.steps != 1 else ''}"
+    space = track[command.space]
+    kind = f"parking lot {space.amount}" if space.is_parking else f"toll {space.amount}"
+    return f"put the event marker on road space {command.space} ({kind})"
+
+
+BOARD = Board(draw, _after, command)
 """How the command line draws Avanti."""

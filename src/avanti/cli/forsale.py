@@ -8,10 +8,26 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from avanti.autorama import AdvisorHired, GameEnded, Setup, VehicleBought, VehicleSold, View
+from avanti.autorama import (
+    AdvisorHired,
+    Bid,
+    Command,
+    GameEnded,
+    Offer,
+    Pass,
+    PlayAdvisor,
+    Setup,
+    TakeBack,
+    UseMechanic,
+    VehicleBought,
+    VehicleSold,
+    View,
+    advisor_name,
+    dollars,
+)
 from avanti.cli.render import Board
 
-__all__ = ["BOARD", "draw"]
+__all__ = ["BOARD", "command", "draw"]
 
 _ON_TABLE = {"hiring": "advisors", "buying": "vehicles", "selling": "checks"}
 
@@ -67,5 +83,25 @@ def _after(events: tuple[Any, ...]) -> bool:
     return any(isinstance(e, (AdvisorHired, VehicleBought, VehicleSold, GameEnded)) for e in events)
 
 
-BOARD = Board(draw, _after)
+def command(setup: Setup, command: Command) -> str:
+    """A command of For Sale: Autorama in words (F4, F5, F9, F10, F14-F16)."""
+    if isinstance(command, Bid):
+        return f"bid {dollars(command.amount)}"
+    if isinstance(command, Pass):
+        return "pass: take the lowest advisor and half your bid back"
+    if isinstance(command, PlayAdvisor):
+        boost = " with its boost (pays $3,000)" if command.boost else ""
+        return f"play {advisor_name(command.advisor)}{boost}"
+    if isinstance(command, Offer):
+        vehicles = " and ".join(str(v) for v in command.vehicles)
+        lawyer = " (with a Lawyer)" if len(command.vehicles) == 2 else ""
+        return f"offer vehicle{'s' if lawyer else ''} {vehicles}{lawyer}"
+    if isinstance(command, TakeBack):
+        return f"take back vehicle {command.vehicle}"
+    if isinstance(command, UseMechanic):
+        return "use a Mechanic: take the second-lowest check"
+    return "keep your Mechanics: take the lowest check"
+
+
+BOARD = Board(draw, _after, command)
 """How the command line draws For Sale: Autorama."""

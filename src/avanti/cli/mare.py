@@ -6,9 +6,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from avanti.cli.render import Board, always
-from avanti.mare import CAUGHT, FISH, PIECES, SEA, Fish, Setup, View
+from avanti.mare import CAUGHT, FISH, PIECES, SEA, Command, Fish, MoveFish, Setup, View
 
-__all__ = ["BOARD", "draw"]
+__all__ = ["BOARD", "command", "draw"]
 
 _FISH_STYLE = {
     Fish.BLUE: "bold blue",
@@ -41,5 +41,12 @@ def draw(setup: Setup, view: View) -> RenderableType:
     return Group(river, summary)
 
 
-BOARD = Board(draw, always)
+def command(setup: Setup, command: Command) -> str:
+    """A command of Avanti mare! in words (M3, M6)."""
+    if isinstance(command, MoveFish):
+        return f"move the {command.fish} fish (M6)"
+    return "roll the die"
+
+
+BOARD = Board(draw, always, command)
 """How the command line draws Avanti mare!: after every command."""

@@ -18,7 +18,7 @@ from avanti.bots import Bot
 from avanti.bots.driver import next_seat
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
-from avanti.cli.console import command_text, make_console, say
+from avanti.cli.console import make_console, say
 from avanti.cli.render import board_for
 from avanti.cli.watch import bot_kinds, load
 from avanti.core.rng import Rng
@@ -75,7 +75,7 @@ def _human_turn(
     console.print(table.board.draw(game.setup, game.view(seat)))
     say(console, f"{name} (seat {seat}), your move:", style="bold")
     for number, command in enumerate(mine, start=1):
-        say(console, f"  {number}. {command_text(command)}")
+        say(console, f"  {number}. {table.board.command(game.setup, command)}")
     while True:
         console.print(f"{name}> ", end="", markup=False, highlight=False)
         line = inp.readline()

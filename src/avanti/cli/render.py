@@ -15,15 +15,20 @@ from attrs import frozen
 from rich.console import RenderableType
 from rich.table import Table
 
+from avanti.cli.console import command_text
+
 __all__ = ["Board", "always", "board_for", "fields_table"]
 
 
 @frozen
 class Board:
-    """How to draw one game: ``draw(setup, view)``, and ``after(events)``: draw it again now?"""
+    """How to show one game: ``draw(setup, view)``; ``after(events)``: draw it again now?;
+    ``command(setup, command)``: a command in words, for the numbered list a player picks from.
+    """
 
     draw: Callable[[Any, Any], RenderableType]
     after: Callable[[tuple[Any, ...]], bool]
+    command: Callable[[Any, Any], str] = lambda setup, command: command_text(command)
 
 
 def fields_table(view: Any) -> RenderableType:

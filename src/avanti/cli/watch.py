@@ -12,7 +12,7 @@ from rich.rule import Rule
 from avanti.bots.driver import play
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info, info_for_document
-from avanti.cli.console import command_text, make_console, say
+from avanti.cli.console import make_console, say
 from avanti.cli.render import board_for
 
 __all__ = ["bot_kinds", "demo", "load", "replay", "validate"]
@@ -97,12 +97,14 @@ def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise ValueError(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
     redact = game.rules().redact
     chunks = _commands(info, game)
+    board = board_for(info.name)
     say(console, f"{info.title}: {', '.join(names)}; {len(chunks) - 1} commands", style="bold")
     for number, (command, events) in enumerate(chunks):
         if command is not None:
             if args.step and not _wait(console, inp):
                 return 0
-            console.print(Rule(f"{number}. {names[command.seat]}: {command_text(command)}"))
+            words = board.command(game.setup, command)
+            console.print(Rule(f"{number}. {names[command.seat]}: {words}"))
         for event in events:
             shown = event if seat is None else redact(event, seat)
             if shown is not None:
