@@ -14,7 +14,7 @@ from attrs import frozen
 from rich.console import Console
 
 import avanti
-from avanti import autorama
+from avanti import autorama, mare
 from avanti.catalog import GAMES
 from avanti.cli import flagship, forsale, main
 from avanti.cli.render import board_for
@@ -238,6 +238,9 @@ def test_a_game_without_a_drawing_gets_its_view_as_a_list() -> None:
     assert out.getvalue().split() == ["seat", "1", "score", "42"]
     assert board.after(("an event",))
     assert not board.after(())
+    assert board.command(None, TinyView(1, 42)) == "TinyView score=42"
+    assert board.command(None, mare.MoveFish(0, mare.Fish.BLUE)) == "MoveFish fish=blue"
+    assert board.command(None, "plain") == "str"
 
 
 def test_every_game_names_a_full_table_with_distinct_names() -> None:
