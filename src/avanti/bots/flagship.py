@@ -267,7 +267,6 @@ KIT = GameKit(
     sampler=AvantiSampler,
     reward=reward,
     winners=winners,
-    hidden_information=True,
     iterations=100,
     counts=counts,
     evaluate=evaluate,

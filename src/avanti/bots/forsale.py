@@ -265,7 +265,6 @@ KIT = GameKit(
     sampler=AutoramaSampler,
     reward=reward,
     winners=winners,
-    hidden_information=True,
     iterations=100,
 )
 """The bots of For Sale: Autorama: :class:`AutoramaBot`, and search over sampled states."""

@@ -33,17 +33,15 @@ class GameKit:
     :class:`~avanti.bots.search.StateSampler`, or is ``None`` when the game offers none (then
     there is no search bot). ``reward(outcome, seat)`` scores a finished game for a seat in
     [0, 1]; ``winners(outcome)`` lists the seats that won (empty for a draw). ``counts(events)``
-    gives extra per-game numbers for the simulator (runs in Avanti). ``hidden_information`` says
-    whether a view hides anything but the generator. ``iterations`` is the search bot's default
-    budget: sampled games per decision. ``evaluate``, when given, lets the search bot stop a
-    rollout early and score the position (see :data:`avanti.bots.search.Evaluate`).
+    gives extra per-game numbers for the simulator (runs in Avanti). ``iterations`` is the search
+    bot's default budget: sampled games per decision. ``evaluate``, when given, lets the search
+    bot stop a rollout early and score the position (see :data:`avanti.bots.search.Evaluate`).
     """
 
     heuristic: Callable[[Any, int], Bot[Any, Any]]
     sampler: Callable[[Any], StateSampler[Any, Any]] | None
     reward: Callable[[Any, int], float]
     winners: Callable[[Any], tuple[int, ...]]
-    hidden_information: bool
     iterations: int = 200
     counts: Callable[[tuple[Any, ...]], Mapping[str, int]] = _no_counts
     evaluate: Evaluate | None = None

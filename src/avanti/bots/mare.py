@@ -95,7 +95,6 @@ KIT = GameKit(
     sampler=_sampler,
     reward=reward,
     winners=winners,
-    hidden_information=False,
     iterations=200,
 )
 """The bots of Avanti mare!: :class:`MareBot`, and search over :class:`MareSampler` states."""
