@@ -84,7 +84,7 @@ def test_the_sampler_agrees_with_every_view_and_redeals_the_hidden_cards(
     players: int, seed: int
 ) -> None:
     game: Any = AUTORAMA.new_game(list(AUTORAMA.player_names(players)), seed=seed)
-    sampler = AutoramaSampler(game.setup)
+    sampler = AutoramaSampler.of(game.setup)
     stream = Rng(7).stream()
     kinds = ("heuristic", "random")
     bots = {s: make_bot(kinds[s % 2], AUTORAMA, game.setup, s) for s in range(players)}
@@ -108,7 +108,7 @@ def test_the_autorama_sampler_refuses_a_view_that_does_not_add_up() -> None:
     view = game.view(0)
     bad = attrs.evolve(view, removed=(view.removed[0] + 1, *view.removed[1:]))
     with pytest.raises(ValueError, match="does not add up"):
-        AutoramaSampler(game.setup).sample_state(bad, 0, Rng(1).stream())
+        AutoramaSampler.of(game.setup).sample_state(bad, 0, Rng(1).stream())
 
 
 def test_the_search_bot_plays_whole_games_of_autorama() -> None:

@@ -32,7 +32,7 @@ def choose(bot: AvantiBot, view: avanti.View, legal: list[Any]) -> Any:
 
 def test_a8_lays_the_number_that_lands_best_on_the_default_road() -> None:
     game = planning()
-    bot = AvantiBot(game.setup, 0)
+    bot = AvantiBot(game.setup.board, 0)
     view = game.view(0)
     # From space 0: 3 lands on a lot (P200) and draws a card; 6 lands on a 1,000 toll; 7 on P300.
     assert choose(bot, view, [PlayCard(0, 23, 6), PlayCard(0, 23, 3)]) == PlayCard(0, 23, 3)
@@ -42,7 +42,7 @@ def test_a8_lays_the_number_that_lands_best_on_the_default_road() -> None:
 
 def test_a13_a_red_card_that_nearly_empties_the_hand_costs_more() -> None:
     game = planning()
-    bot = AvantiBot(game.setup, 0)
+    bot = AvantiBot(game.setup.board, 0)
     short = attrs.evolve(game.view(0), hand=(13, 23))
     # 7 scores 840 + 150 but loses 600 with two cards in hand; 3 scores 360 + 100 + 300.
     assert choose(bot, short, [PlayCard(0, 23, 7), PlayCard(0, 23, 3)]) == PlayCard(0, 23, 3)
@@ -50,7 +50,7 @@ def test_a13_a_red_card_that_nearly_empties_the_hand_costs_more() -> None:
 
 def test_a11_landing_counts_the_hops_over_other_cars() -> None:
     game = planning()
-    bot = AvantiBot(game.setup, 0)
+    bot = AvantiBot(game.setup.board, 0)
     view = attrs.evolve(game.view(0), distances=(0, 3, 6), road_spaces=(0, 3, 6))
     assert bot._landing(view, 3) == 9
     assert bot._landing(view, 2) == 2
@@ -66,7 +66,7 @@ def driving_view(number: int) -> tuple[AvantiBot, avanti.View]:
         laid=(23, number),
         to_act=0,
     )
-    return AvantiBot(game.setup, 0), view
+    return AvantiBot(game.setup.board, 0), view
 
 
 def test_a14_quits_rather_than_land_on_a_dear_toll_behind_the_leader() -> None:
@@ -79,7 +79,7 @@ def test_a14_quits_rather_than_land_on_a_dear_toll_behind_the_leader() -> None:
 
 def test_a22_invests_what_leaves_the_reserve() -> None:
     game = planning()
-    bot = AvantiBot(game.setup, 0)
+    bot = AvantiBot(game.setup.board, 0)
     view = attrs.evolve(game.view(0), phase=Phase.INVESTING, cash=(5000, 0, 0), island=(0, 0, 0))
     legal = [Invest(0, steps) for steps in range(4)]
     # Steps cost 1,000, 2,000, 2,000: two steps leave exactly the 2,000 reserve.
@@ -95,13 +95,15 @@ def test_a7_puts_the_marker_behind_the_cheapest_stretch_of_road() -> None:
     legal = game.legal_commands()
     assert isinstance(legal[0], PlaceEventMarker)
     # Spaces 6 to 9 see all four lots within seven spaces; the first of them wins the tie.
-    assert choose(AvantiBot(game.setup, 0), game.view(0), list(legal)) == PlaceEventMarker(0, 6)
+    assert choose(AvantiBot(game.setup.board, 0), game.view(0), list(legal)) == PlaceEventMarker(
+        0, 6
+    )
 
 
 def test_a30_the_sampler_agrees_with_every_view_and_redeals_the_hidden_cards() -> None:
     for players, seed in ((3, 4), (5, 5)):
         game: Any = avanti.new_game(["Ann", "Bob", "Cy", "Dee", "Eve"][:players], seed=seed)
-        sampler = AvantiSampler(game.setup)
+        sampler = AvantiSampler.of(game.setup)
         stream = Rng(99).stream()
         bots = {s: make_bot("heuristic", AVANTI, game.setup, s) for s in range(players)}
         others: set[tuple[int, ...]] = set()
@@ -120,7 +122,7 @@ def test_the_sampler_refuses_a_view_that_does_not_add_up() -> None:
     game = planning()
     view = attrs.evolve(game.view(0), draw_size=game.view(0).draw_size + 1)
     with pytest.raises(ValueError, match="does not add up"):
-        AvantiSampler(game.setup).sample_state(view, 0, Rng(1).stream())
+        AvantiSampler.of(game.setup).sample_state(view, 0, Rng(1).stream())
 
 
 def test_a20_reward_is_one_for_the_winner_and_a_little_for_progress() -> None:

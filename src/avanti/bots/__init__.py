@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from attrs import frozen
+
 from avanti.core.rng import Stream
 
 __all__ = ["BOT_KINDS", "Bot", "RandomBot"]
@@ -38,12 +40,10 @@ class Bot(Protocol[ViewT, CommandT]):
         ...
 
 
+@frozen
 class RandomBot:
     """Picks uniformly among the legal commands: the baseline every other bot must beat."""
 
     def choose(self, view: object, legal_commands: Sequence[CommandT], rng: Stream) -> CommandT:
         """A uniformly random legal command."""
         return rng.choice(legal_commands)
-
-    def __repr__(self) -> str:
-        return "RandomBot()"

@@ -11,9 +11,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from attrs import field, frozen
+
 from avanti.bots.kit import GameKit
 from avanti.bots.search import fresh_rng
 from avanti.core.rng import Stream
+from avanti.game.board import Board
 from avanti.game.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.game.deck import is_yellow
 from avanti.game.events import RunEnded
@@ -25,6 +28,7 @@ from avanti.game.views import View
 __all__ = ["KIT", "AvantiBot", "AvantiSampler", "counts", "reward", "winners"]
 
 
+@frozen
 class AvantiBot:
     """A careful driver: cheap landings, parking lots, cards kept in hand, steady investing.
 
@@ -44,31 +48,24 @@ class AvantiBot:
     Ties go to the first of the legal commands. It never draws from ``rng``.
     """
 
-    def __init__(
-        self,
-        setup: Setup,
-        seat: int,
-        *,
-        progress: int = 120,
-        yellow: int = 300,
-        last_card: int = 600,
-        quit_at: int = 700,
-        reserve: int = 2_000,
-    ) -> None:
-        self.seat = seat
-        board = setup.board
-        self.length = board.track_length
-        self.tolls = tuple(0 if s.is_parking else s.amount for s in board.track)
-        self.lots = {i: s.amount for i, s in enumerate(board.track) if s.is_parking}
-        self.prices = board.island
-        self.progress = progress
-        self.yellow = yellow
-        self.last_card = last_card
-        self.quit_at = quit_at
-        self.reserve = reserve
+    board: Board = field(repr=False)
+    """The road and island path the game is played on (public, A4, A5)."""
+    seat: int
+    progress: int = field(default=120, repr=False)
+    yellow: int = field(default=300, repr=False)
+    last_card: int = field(default=600, repr=False)
+    quit_at: int = field(default=700, repr=False)
+    reserve: int = field(default=2_000, repr=False)
+    length: int = field(init=False, repr=False, eq=False)
+    tolls: tuple[int, ...] = field(init=False, repr=False, eq=False)
+    lots: dict[int, int] = field(init=False, repr=False, eq=False)
 
-    def __repr__(self) -> str:
-        return f"AvantiBot(seat={self.seat})"
+    def __attrs_post_init__(self) -> None:
+        track = self.board.track
+        put = object.__setattr__
+        put(self, "length", len(track))
+        put(self, "tolls", tuple(0 if s.is_parking else s.amount for s in track))
+        put(self, "lots", {i: s.amount for i, s in enumerate(track) if s.is_parking})
 
     def choose(self, view: View, legal_commands: Sequence[Command], rng: Stream) -> Command:
         """The best-scoring legal command for this seat, by the rules of thumb above."""
@@ -126,10 +123,11 @@ class AvantiBot:
     def _invest(self, view: View, legal: Sequence[Command]) -> Command:
         cash = view.cash[self.seat]
         at = view.island[self.seat]
+        prices = self.board.island
         best = legal[0]
         for command in legal:
             assert isinstance(command, Invest)
-            cost = sum(self.prices[at + i] or 0 for i in range(1, command.steps + 1))
+            cost = sum(prices[at + i] or 0 for i in range(1, command.steps + 1))
             if cash - cost >= self.reserve and command.steps > getattr(best, "steps", 0):
                 best = command
         return best
@@ -139,6 +137,7 @@ class AvantiBot:
         return sum(self._value((command.space + n) % self.length) for n in range(1, 8))
 
 
+@frozen
 class AvantiSampler:
     """Deals the cards a seat cannot see at random, consistently with its view (A30).
 
@@ -149,9 +148,16 @@ class AvantiSampler:
     hints at their cards is not taken into account.
     """
 
-    def __init__(self, setup: Setup) -> None:
-        self.table = Table(len(setup.players), setup.board, setup.deck, setup.options)
-        self.start_space = setup.start_space or 0
+    table: Table
+    """The seats, board, deck and options of the game (public)."""
+    start_space: int = 0
+    """Where the event marker stands before it is placed (A7); no view shows it then."""
+
+    @classmethod
+    def of(cls, setup: Setup) -> AvantiSampler:
+        """The sampler for a game started from ``setup``."""
+        table = Table(len(setup.players), setup.board, setup.deck, setup.options)
+        return cls(table, setup.start_space or 0)
 
     def sample_state(self, view: View, seat: int, rng: Stream) -> GameState:
         """A state with the view's every public and own fact, and the hidden cards dealt anew."""
@@ -259,12 +265,12 @@ def counts(events: tuple[Any, ...]) -> Mapping[str, int]:
 
 
 def _heuristic(setup: Setup, seat: int) -> AvantiBot:
-    return AvantiBot(setup, seat)
+    return AvantiBot(setup.board, seat)
 
 
 KIT = GameKit(
     heuristic=_heuristic,
-    sampler=AvantiSampler,
+    sampler=AvantiSampler.of,
     reward=reward,
     winners=winners,
     iterations=100,

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from attrs import field, frozen
+
 from avanti.autorama import (
     Bid,
     Command,
     DeclineMechanic,
     GameState,
     Offer,
+    Options,
     Outcome,
     Pass,
     Phase,
@@ -36,6 +39,7 @@ from avanti.core.rng import Stream
 __all__ = ["KIT", "SPREAD", "AutoramaBot", "AutoramaSampler", "reward", "winners"]
 
 
+@frozen
 class AutoramaBot:
     """Pays for spread, plays its strength where it counts, sells by the size of the checks.
 
@@ -53,14 +57,10 @@ class AutoramaBot:
     Ties go to the first legal command; it never draws from ``rng``.
     """
 
-    def __init__(self, seat: int, *, wide: int = 12, big: int = 12, small: int = 5) -> None:
-        self.seat = seat
-        self.wide = wide
-        self.big = big
-        self.small = small
-
-    def __repr__(self) -> str:
-        return f"AutoramaBot(seat={self.seat})"
+    seat: int
+    wide: int = field(default=12, repr=False, kw_only=True)
+    big: int = field(default=12, repr=False, kw_only=True)
+    small: int = field(default=5, repr=False, kw_only=True)
 
     def choose(self, view: View, legal_commands: Sequence[Command], rng: Stream) -> Command:
         """The command the rules of thumb above pick among ``legal_commands``."""
@@ -122,6 +122,7 @@ SPREAD = 4
 """How far (in thousands) another player's guessed cash may lie from the seat's own."""
 
 
+@frozen
 class AutoramaSampler:
     """Deals what a seat cannot see at random, consistently with its view (F1, F2, F8, F14).
 
@@ -134,9 +135,15 @@ class AutoramaSampler:
     does not show, make these samples rough.
     """
 
-    def __init__(self, setup: Setup) -> None:
-        self.options = setup.options
-        self.start_cash = starting_cash(len(setup.players))
+    options: Options
+    """The game's options (public)."""
+    start_cash: int
+    """Each player's cash at the start (F2)."""
+
+    @classmethod
+    def of(cls, setup: Setup) -> AutoramaSampler:
+        """The sampler for a game started from ``setup``."""
+        return cls(setup.options, starting_cash(len(setup.players)))
 
     def sample_state(self, view: View, seat: int, rng: Stream) -> GameState:
         """A state with the view's every public and own fact, the hidden cards dealt anew."""
@@ -262,7 +269,7 @@ def _heuristic(setup: Setup, seat: int) -> AutoramaBot:
 
 KIT = GameKit(
     heuristic=_heuristic,
-    sampler=AutoramaSampler,
+    sampler=AutoramaSampler.of,
     reward=reward,
     winners=winners,
     iterations=100,

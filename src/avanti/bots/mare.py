@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from attrs import frozen
+
 from avanti.bots.kit import GameKit
 from avanti.bots.search import fresh_rng
 from avanti.core.rng import Rng, Stream
@@ -17,6 +19,7 @@ from avanti.mare import Command, GameState, MoveFish, Outcome, Setup, Side, View
 __all__ = ["KIT", "MareBot", "MareSampler", "reward", "winners"]
 
 
+@frozen
 class MareBot:
     """Side-aware M6 choice: the move that is best for your own side, by the exact odds.
 
@@ -28,11 +31,7 @@ class MareBot:
     without a side (a spectator's view) plays as a fish friend. Every other decision is forced.
     """
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def __repr__(self) -> str:
-        return f"MareBot(seat={self.seat})"
+    seat: int
 
     def choose(self, view: View, legal_commands: Sequence[Command], rng: Stream) -> Command:
         """The side-aware choice among ``MoveFish`` commands; the only command otherwise."""
@@ -55,6 +54,7 @@ def _margin(view: View, move: MoveFish) -> Fraction:
     return chances.fish - chances.fishers
 
 
+@frozen
 class MareSampler:
     """The state behind a view of Avanti mare!: exact, since the table is public (M3).
 

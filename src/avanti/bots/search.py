@@ -22,6 +22,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from attrs import field, frozen
+
 from avanti.bots import Bot
 from avanti.core.game import execute
 from avanti.core.rng import Rng, Stream
@@ -77,6 +79,12 @@ def _actor(legal: Sequence[Any]) -> int:
     return seat
 
 
+def _at_least_one(bot: object, attribute: object, iterations: int) -> None:
+    if iterations < 1:
+        raise ValueError(f"the search needs at least one iteration, got {iterations}")
+
+
+@frozen(kw_only=True)
 class SearchBot:
     """Information-set MCTS over determinizations drawn by a :class:`StateSampler`.
 
@@ -87,31 +95,14 @@ class SearchBot:
     is the lowest seat with a legal command, as in :func:`avanti.bots.driver.play`.
     """
 
-    def __init__(
-        self,
-        *,
-        rules: Ruleset[Any, Any, Any, Any, Any, Any],
-        sampler: StateSampler[Any, Any],
-        reward: Callable[[Any, int], float],
-        players: int,
-        rollout: Sequence[Bot[Any, Any]],
-        iterations: int = 200,
-        exploration: float = 0.7,
-        evaluate: Evaluate | None = None,
-    ) -> None:
-        if iterations < 1:
-            raise ValueError(f"the search needs at least one iteration, got {iterations}")
-        self.rules = rules
-        self.sampler = sampler
-        self.reward = reward
-        self.players = players
-        self.rollout = tuple(rollout)
-        self.iterations = iterations
-        self.exploration = exploration
-        self.evaluate = evaluate
-
-    def __repr__(self) -> str:
-        return f"SearchBot(iterations={self.iterations}, exploration={self.exploration})"
+    rules: Ruleset[Any, Any, Any, Any, Any, Any] = field(repr=False)
+    sampler: StateSampler[Any, Any] = field(repr=False)
+    reward: Callable[[Any, int], float] = field(repr=False)
+    players: int = field(repr=False)
+    rollout: tuple[Bot[Any, Any], ...] = field(repr=False)
+    iterations: int = field(default=200, validator=_at_least_one)
+    exploration: float = 0.7
+    evaluate: Evaluate | None = field(default=None, repr=False)
 
     def choose(self, view: Any, legal_commands: Sequence[Any], rng: Stream) -> Any:
         """The root command the search visited most (ties: the first in ``legal_commands``)."""
