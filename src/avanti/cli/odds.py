@@ -1,0 +1,65 @@
+"""``avanti odds --game mare``: the exact chances of each result of Avanti mare!."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import TextIO
+
+from rich.table import Table
+
+from avanti.cli.console import make_console, say
+from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Options, Policy, odds
+
+__all__ = ["VARIANTS", "odds_command"]
+
+VARIANTS: dict[str, Options] = {
+    "rulebook": Options(),
+    "caught-ignored": Options(caught_fish_roll=CaughtFishRoll.NOTHING),
+    "caught-reroll": Options(caught_fish_roll=CaughtFishRoll.REROLL),
+    "free-ignored": Options(free_fish_roll=FreeFishRoll.NOTHING),
+    "free-reroll": Options(free_fish_roll=FreeFishRoll.REROLL),
+    "both-ignored": Options(
+        caught_fish_roll=CaughtFishRoll.NOTHING, free_fish_roll=FreeFishRoll.NOTHING
+    ),
+    "red-only": Options(boat_faces=(Face.RED,)),
+}
+"""The variants of M9 by name: the rulebook, and the readings published simulators use."""
+
+SHORT = 12
+"""The longest fraction (in characters) still written out beside its decimal."""
+
+
+def _cell(value: Fraction) -> str:
+    text = f"{float(value):.4f}"
+    fraction = str(value)
+    if value.denominator != 1 and len(fraction) <= SHORT:
+        return f"{text} ({fraction})"
+    return text
+
+
+def odds_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the exact odds of each result under each chosen policy and variant."""
+    policies: tuple[Policy, ...] = POLICIES if args.policy == "all" else (args.policy,)
+    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
+    table = Table(title="Avanti mare!: exact chances of each result (M8)")
+    for name in ("Variant", "Policy (M6)", "Fish friends win", "Fisher fans win", "Draw"):
+        table.add_column(name)
+    table.add_column("Expected rolls", justify="right")
+    exact: list[str] = []
+    for variant in variants:
+        for policy in policies:
+            o = odds(policy, VARIANTS[variant])
+            cells = (o.fish, o.fishers, o.draw, o.expected_rolls)
+            table.add_row(variant, policy, *(_cell(value) for value in cells))
+            exact.append(
+                f"{variant}, {policy}: fish friends {o.fish}, fisher fans {o.fishers}, "
+                f"draw {o.draw}, expected rolls {o.expected_rolls}"
+            )
+    console = make_console(out)
+    console.print(table)
+    if args.exact:
+        for line in exact:
+            say(console, line)
+    say(console, "Exact values from avanti.mare.odds; each row's chances add up to 1.", "dim")
+    return 0

@@ -1,0 +1,168 @@
+"""``avanti play``: people and bots at one table, in the terminal.
+
+Human seats see only their own view and the events as their seat may see them; the legal
+commands are listed by number and a number picks one. ``save FILE`` writes the game to JSON at
+any prompt (``avanti play --resume FILE`` goes on with it), ``help`` lists the inputs, ``quit``
+leaves. Bad input is refused with the reason and asked again.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+
+from avanti.bots import Bot
+from avanti.bots.driver import next_seat
+from avanti.bots.kit import make_bot
+from avanti.catalog import GameInfo, game_info
+from avanti.cli.console import make_console, say
+from avanti.cli.render import board_for
+from avanti.cli.watch import bot_kinds, load
+from avanti.core.rng import Rng
+
+__all__ = ["parse_seats", "play"]
+
+HELP = (
+    "Type the number of a command to play it; 'save FILE' writes the game to a JSON file; "
+    "'quit' leaves (end of input and Ctrl-C do too)."
+)
+
+
+def parse_seats(text: str, seats: int) -> frozenset[int]:
+    """The human seats from ``"0,2"``; raises ``ValueError`` naming a bad one."""
+    chosen: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit() or not 0 <= int(part) < seats:
+            raise ValueError(f"--human takes seats from 0 to {seats - 1}, got {part!r}")
+        chosen.add(int(part))
+    return frozenset(chosen)
+
+
+class _Table:
+    """One game at the terminal: the game so far, who is human, the bots, and what was shown."""
+
+    def __init__(
+        self, info: GameInfo, game: Any, humans: frozenset[int], bots: dict[int, Bot[Any, Any]]
+    ) -> None:
+        self.info = info
+        self.game = game
+        self.humans = humans
+        self.bots = bots
+        self.board = board_for(info.name)
+        self.shown: dict[int | None, int] = dict.fromkeys(humans or (None,), 0)
+
+    def catch_up(self, console: Console, seat: int | None) -> None:
+        """Tell ``seat`` what happened since it last looked, as its seat may see it."""
+        events = self.game.events_for(seat)
+        for event in events[self.shown[seat] :]:
+            say(console, self.info.describe(event, self.game.setup))
+        self.shown[seat] = len(events)
+
+
+def _human_turn(
+    table: _Table, seat: int, mine: tuple[Any, ...], console: Console, inp: TextIO
+) -> Any | None:
+    """Ask ``seat`` for a command until it gives a good one; ``None`` to leave the game."""
+    game = table.game
+    name = game.setup.players[seat]
+    table.catch_up(console, seat)
+    console.print(table.board.draw(game.setup, game.view(seat)))
+    say(console, f"{name} (seat {seat}), your move:", style="bold")
+    for number, command in enumerate(mine, start=1):
+        say(console, f"  {number}. {table.board.command(game.setup, command)}")
+    while True:
+        console.print(f"{name}> ", end="", markup=False, highlight=False)
+        line = inp.readline()
+        if line and not _interactive(inp):
+            say(console, line.rstrip("\n"))  # echo piped input, so the account reads well
+        if not line:
+            say(console)
+            say(console, "End of input: leaving the game.")
+            return None
+        text = line.strip()
+        if text.lower() in {"quit", "exit", "q"}:
+            say(console, "Leaving the game.")
+            return None
+        if text.lower() in {"help", "?", ""}:
+            say(console, HELP)
+            continue
+        if text.split(maxsplit=1)[0].lower() == "save":
+            _save(console, game, text)
+            continue
+        if not text.isdigit():
+            say(console, f"{text!r} is not a command number; {HELP}", style="red")
+            continue
+        number = int(text)
+        if not 1 <= number <= len(mine):
+            say(console, f"{number} is not on the list: choose 1 to {len(mine)}.", style="red")
+            continue
+        return mine[number - 1]
+
+
+def _interactive(inp: TextIO) -> bool:
+    return inp.isatty() if hasattr(inp, "isatty") else False
+
+
+def _save(console: Console, game: Any, text: str) -> None:
+    parts = text.split(maxsplit=1)
+    if len(parts) < 2:
+        say(console, "Say where: save FILE", style="red")
+        return
+    path = Path(parts[1])
+    try:
+        path.write_text(game.dumps(indent=1), encoding="utf-8")
+    except OSError as error:
+        say(console, f"Could not save to {path}: {error.strerror or error}", style="red")
+        return
+    say(console, f"Saved to {path}; go on with: avanti play --resume {path}")
+
+
+def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    """Run an interactive game; 0 when it ends or the player leaves."""
+    if args.resume is not None:
+        info, game = load(args.resume)
+    else:
+        info = game_info(args.game)
+        game = info.new_game(info.player_names(args.players), seed=args.seed)
+    seats = len(game.setup.players)
+    humans = parse_seats(args.human, seats)
+    kinds = bot_kinds(args.bots, seats)
+    bots = {
+        seat: make_bot(kinds[seat], info, game.setup, seat, iterations=args.iterations)
+        for seat in range(seats)
+        if seat not in humans
+    }
+    console = make_console(out)
+    table = _Table(info, game, humans, bots)
+    who = ", ".join(
+        f"{name} ({'you' if seat in humans else kinds[seat]})"
+        for seat, name in enumerate(game.setup.players)
+    )
+    say(console, f"{info.title}: {who}", style="bold")
+    say(console, HELP, style="dim")
+    stream = Rng(args.seed if args.resume is None else game.setup.seed, 1 << 32).stream()
+    while not table.game.is_over:
+        legal = table.game.legal_commands()
+        seat = next_seat(legal)
+        mine = tuple(command for command in legal if command.seat == seat)
+        if seat in humans:
+            command = _human_turn(table, seat, mine, console, inp)
+            if command is None:
+                return 0
+        else:
+            command = bots[seat].choose(table.game.view(seat), mine, stream)
+        table.game = table.game.execute(command)
+        if not humans:
+            table.catch_up(console, None)
+    watcher = min(humans) if humans else None
+    if watcher is not None:
+        table.catch_up(console, watcher)
+    console.print(table.board.draw(table.game.setup, table.game.view(watcher)))
+    say(console, "The game is over.", style="bold")
+    return 0

@@ -1,0 +1,128 @@
+"""``avanti demo``, ``avanti replay`` and ``avanti validate``: watch and check whole games."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.rule import Rule
+
+from avanti.bots.driver import play
+from avanti.bots.kit import make_bot
+from avanti.catalog import GameInfo, game_info, info_for_document
+from avanti.cli.console import make_console, say
+from avanti.cli.render import board_for
+
+__all__ = ["bot_kinds", "demo", "load", "replay", "validate"]
+
+
+def bot_kinds(text: str, seats: int) -> list[str]:
+    """One bot kind per seat from ``"heuristic"`` (every seat) or ``"search,random,..."``."""
+    kinds = [part.strip() for part in text.split(",") if part.strip()]
+    if len(kinds) == 1:
+        return kinds * seats
+    if len(kinds) != seats:
+        raise ValueError(f"give one bot for every seat or one for all: {seats} seats, {text!r}")
+    return kinds
+
+
+def _outcome_line(info: GameInfo, game: Any) -> str:
+    """The last event of a finished game, which says how it ended."""
+    line: str = info.describe(game.events[-1], game.setup)
+    return line
+
+
+def demo(args: argparse.Namespace, out: TextIO) -> int:
+    """Bots play one seeded game; print every event and draw the table as it goes."""
+    info = game_info(args.game)
+    names = list(info.player_names(args.players))
+    game: Any = info.new_game(names, seed=args.seed)
+    kinds = bot_kinds(args.bots, len(names))
+    bots = {
+        seat: make_bot(kind, info, game.setup, seat, iterations=args.iterations)
+        for seat, kind in enumerate(kinds)
+    }
+    console = make_console(out)
+    board = board_for(info.name)
+    say(console, f"{info.title}: {', '.join(names)} (seed {args.seed})", style="bold")
+    say(console, f"Bots: {', '.join(kinds)}")
+    say(console)
+    for event in game.events:
+        say(console, info.describe(event, game.setup))
+    console.print(board.draw(game.setup, game.view(None)))
+    commands = 0
+    for step in play(game, bots, seed=args.seed):
+        commands += 1
+        for event in step.events:
+            say(console, info.describe(event, game.setup))
+        game = step.game
+        if board.after(step.events) or game.is_over:
+            console.print(board.draw(game.setup, game.view(None)))
+    say(console)
+    say(console, f"{commands} commands, {len(game.events)} events.", style="bold")
+    if args.save is not None:
+        args.save.write_text(game.dumps(indent=1), encoding="utf-8")
+        say(console, f"Saved to {args.save}.")
+    return 0
+
+
+def load(path: Path) -> tuple[GameInfo, Any]:
+    """Read a saved game of any kind in the catalog, checking its log against the rules."""
+    text = path.read_bytes()
+    info = info_for_document(text)
+    return info, info.load().loads(text)
+
+
+def _commands(info: GameInfo, game: Any) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The log split into (command, its events); the opening events come first, as ``None``."""
+    rules = game.rules()
+    chunks: list[tuple[Any, list[Any]]] = [(None, [])]
+    for event in game.events:
+        command = rules.cause(event)
+        if command is not None:
+            chunks.append((command, []))
+        chunks[-1][1].append(event)
+    return [(command, tuple(events)) for command, events in chunks]
+
+
+def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    """Print a saved game command by command; with ``--step``, wait for Enter between them."""
+    info, game = load(args.file)
+    console = make_console(out)
+    names = game.setup.players
+    seat = args.seat
+    if seat is not None and not 0 <= seat < len(names):
+        raise ValueError(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
+    redact = game.rules().redact
+    chunks = _commands(info, game)
+    board = board_for(info.name)
+    say(console, f"{info.title}: {', '.join(names)}; {len(chunks) - 1} commands", style="bold")
+    for number, (command, events) in enumerate(chunks):
+        if command is not None:
+            if args.step and not _wait(console, inp):
+                return 0
+            words = board.command(game.setup, command)
+            console.print(Rule(f"{number}. {names[command.seat]}: {words}"))
+        for event in events:
+            shown = event if seat is None else redact(event, seat)
+            if shown is not None:
+                say(console, info.describe(shown, game.setup))
+    say(console)
+    say(console, _outcome_line(info, game) if game.is_over else "The game is not over yet.")
+    return 0
+
+
+def _wait(console: Console, inp: TextIO) -> bool:
+    say(console, "(Enter: next command; q: stop)", style="dim")
+    line = inp.readline()
+    return bool(line) and line.strip().lower() not in {"q", "quit"}
+
+
+def validate(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a saved game; say what it is (exit 0) or raise the error that makes it invalid."""
+    info, game = load(args.file)
+    state = "finished" if game.is_over else "in progress"
+    out.write(f"{args.file}: a valid {info.title} game, {len(game.events)} events, {state}.\n")
+    return 0

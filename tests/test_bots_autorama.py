@@ -1,0 +1,126 @@
+"""The For Sale: Autorama bots: the heuristic (F4-F17), the sampler of hidden cards, and play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from avanti import autorama
+from avanti.autorama import (
+    Bid,
+    DeclineMechanic,
+    Offer,
+    Pass,
+    PlayAdvisor,
+    Score,
+    TakeBack,
+    UseMechanic,
+)
+from avanti.bots.driver import play
+from avanti.bots.forsale import AutoramaBot, AutoramaSampler, reward, winners
+from avanti.bots.kit import make_bot
+from avanti.bots.simulate import Plan, run, summarize
+from avanti.catalog import game_info
+from avanti.core import Rng
+
+AUTORAMA = game_info("autorama")
+
+
+def view(**changes: Any) -> autorama.View:
+    """Seat 0's view at the first auction (cash 28, F2), with some fields replaced."""
+    return attrs.evolve(autorama.new_game(["Ann", "Bob", "Cy"], seed=1).view(0), **changes)
+
+
+def choose(v: autorama.View, legal: list[Any]) -> Any:
+    return AutoramaBot(0).choose(v, legal, Rng(0).stream())
+
+
+def test_f4_bids_the_least_allowed_while_under_a_quarter_of_the_spread() -> None:
+    spread = view(table=(1, 5, 20, 30), cash=28)  # a quarter of 29 is 7; a third of 28 is 9
+    assert choose(spread, [Pass(0), Bid(0, 7), Bid(0, 8)]) == Bid(0, 7)
+    assert choose(spread, [Pass(0), Bid(0, 8), Bid(0, 9)]) == Pass(0)
+    poor = view(table=(1, 5, 20, 30), cash=6)  # a third of 6 is 2
+    assert choose(poor, [Pass(0), Bid(0, 3)]) == Pass(0)
+    assert choose(spread, [Bid(0, 20)]) == Bid(0, 20)
+    assert choose(spread, [Pass(0)]) == Pass(0)
+
+
+def test_f9_plays_the_best_advisor_only_for_a_wide_spread_of_vehicles() -> None:
+    legal = [PlayAdvisor(0, 4), PlayAdvisor(0, 14), PlayAdvisor(0, 14, True), PlayAdvisor(0, 25)]
+    assert choose(view(table=(2, 9, 20)), legal) == PlayAdvisor(0, 25)
+    assert choose(view(table=(10, 12, 15)), legal) == PlayAdvisor(0, 4)
+    assert choose(view(table=(10, 12)), [PlayAdvisor(0, 14, True)]) == PlayAdvisor(0, 14, True)
+
+
+def test_f14_offers_by_the_size_of_the_checks() -> None:
+    legal = [Offer(0, (3,)), Offer(0, (17,)), Offer(0, (25,)), Offer(0, (3, 25))]
+    assert choose(view(table=(0, 4, 15)), legal) == Offer(0, (25,))
+    assert choose(view(table=(0, 2, 5)), legal) == Offer(0, (3,))
+    assert choose(view(table=(3, 8)), legal) == Offer(0, (17,))
+    assert choose(view(table=(3, 8)), [Offer(0, (3, 25))]) == Offer(0, (3, 25))
+
+
+def test_f15_f16_takes_back_the_lower_vehicle_and_uses_a_mechanic() -> None:
+    v = view()
+    assert choose(v, [TakeBack(0, 22), TakeBack(0, 9)]) == TakeBack(0, 9)
+    assert choose(v, [DeclineMechanic(0), UseMechanic(0)]) == UseMechanic(0)
+    assert choose(v, [DeclineMechanic(0)]) == DeclineMechanic(0)
+
+
+def test_f20_reward_shares_a_shared_victory() -> None:
+    scores = tuple(
+        Score(seat=s, checks=(), assignments=(), check_total=0, cash=9, bonus=0, total=9)
+        for s in range(3)
+    )
+    shared = autorama.Outcome(scores=scores, winners=(0, 2))
+    assert [reward(shared, seat) for seat in range(3)] == [0.5, 0.0, 0.5]
+    assert winners(shared) == (0, 2)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (6, 3)])
+def test_the_sampler_agrees_with_every_view_and_redeals_the_hidden_cards(
+    players: int, seed: int
+) -> None:
+    game: Any = AUTORAMA.new_game(list(AUTORAMA.player_names(players)), seed=seed)
+    sampler = AutoramaSampler.of(game.setup)
+    stream = Rng(7).stream()
+    kinds = ("heuristic", "random")
+    bots = {s: make_bot(kinds[s % 2], AUTORAMA, game.setup, s) for s in range(players)}
+    hands: set[tuple[int, ...]] = set()
+    for step in play(game, bots, seed=seed):
+        game = step.game
+        for seat in range(players):
+            view = game.view(seat)
+            sampled = sampler.sample_state(view, seat, stream)
+            assert autorama.RULES.view(sampled, seat) == view
+            mine = [c for c in game.legal_commands() if c.seat == seat]
+            assert [c for c in autorama.RULES.legal_commands(sampled) if c.seat == seat] == mine
+            other = (seat + 1) % players
+            assert sampled.cash[other] >= (view.bids[other] or 0)
+            hands.add(sampled.advisors[other])
+    assert len(hands) > 50  # the hidden advisors are dealt afresh every time
+
+
+def test_the_autorama_sampler_refuses_a_view_that_does_not_add_up() -> None:
+    game = autorama.new_game(["Ann", "Bob", "Cy"], seed=1)
+    view = game.view(0)
+    bad = attrs.evolve(view, removed=(view.removed[0] + 1, *view.removed[1:]))
+    with pytest.raises(ValueError, match="does not add up"):
+        AutoramaSampler.of(game.setup).sample_state(bad, 0, Rng(1).stream())
+
+
+def test_the_search_bot_plays_whole_games_of_autorama() -> None:
+    plan = Plan("autorama", ("search", "heuristic", "random"), 1, seed=9, iterations=3)
+    (record,) = run(plan)
+    assert record.bots == ("search", "heuristic", "random")
+    assert record.winners
+
+
+def test_the_heuristic_beats_the_random_bot_at_autorama() -> None:
+    plan = Plan("autorama", ("heuristic", "random", "random"), 12, seed=40, rotate=True)
+    summary = summarize(plan, run(plan))
+    (_, heuristic), (_, random) = summary.bots
+    assert heuristic.wins >= 10
+    assert heuristic.share > random.share

@@ -1,0 +1,296 @@
+"""The command line with Avanti and For Sale: Autorama, the fallback drawing, and the plot."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from attrs import frozen
+from rich.console import Console
+
+import avanti
+from avanti import autorama, mare
+from avanti.catalog import GAMES
+from avanti.cli import flagship, forsale, main
+from avanti.cli.render import board_for
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out, inp=io.StringIO(stdin))
+    return code, out.getvalue()
+
+
+def test_demo_plays_avanti_by_default_and_draws_road_and_island() -> None:
+    code, text = run("demo", "--seed", "7")
+    assert code == 0
+    assert text.startswith(
+        "Avanti: Jack, Isabella, Tina, Steve (seed 7)\nBots: heuristic, heuristic"
+    )
+    assert "Jack is dealt cards 26, 17, 24." in text
+    assert "toll    100   200   300  P200   400   500  1000  P300   100   200   300   400" in text
+    assert (
+        "price     -  1000  2000  2000  3000  3000  4000  4000  5000     -     -     -     -"
+        in text
+    )
+    assert "Run 1, round 2, planning; event marker on space 6" in text
+    assert "The game ends: Jack wins" in text
+
+
+def test_demo_plays_autorama() -> None:
+    code, text = run("demo", "--game", "autorama", "--seed", "3", "--players", "3")
+    assert code == 0
+    assert text.startswith("For Sale: Autorama: Isaac, Becky, Chloe (seed 3)\n")
+    assert "On the table (advisors):" in text
+    assert "On the table (checks):" in text
+    assert text.rstrip().endswith("events.")
+
+
+def test_demo_refuses_a_table_of_the_wrong_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("demo", "--players", "2")[0] == 1
+    assert "Avanti takes 3 to 5 players, not 2" in capsys.readouterr().err
+
+
+def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
+    code, text = run("play", "--human", "1", "--seed", "7", "--players", "3", stdin="1\n" * 400)
+    assert code == 0
+    assert "Isabella (seat 1), your move:" in text
+    assert "Your hand: card" in text
+    assert "(yellow: draw a card)" in text
+    assert ". drive: reveal your card and move" in text
+    assert "Isabella is dealt cards" in text
+    assert "Jack is dealt 3 cards." in text  # another seat's cards stay hidden (A30)
+    assert "Jack is dealt cards" not in text
+    assert "The game is over." in text
+
+
+def test_play_autorama_lists_bids_by_number() -> None:
+    code, text = run("play", "--game", "autorama", "--human", "0", "--seed", "2", stdin="1\n" * 300)
+    assert code == 0
+    assert "  1. pass: take the lowest advisor and half your bid back" in text
+    assert "  2. bid $0" in text
+    assert "Yours: cash 28" in text
+    assert "The game is over." in text
+
+
+def test_replay_as_a_seat_hides_what_that_seat_did_not_see(tmp_path: Path) -> None:
+    path = tmp_path / "avanti.json"
+    assert run("demo", "--seed", "4", "--players", "3", "--save", str(path))[0] == 0
+    code, everything = run("replay", str(path))
+    assert code == 0
+    assert "Tina is dealt cards" in everything
+    code, seat0 = run("replay", str(path), "--seat", "0")
+    assert code == 0
+    assert "Jack is dealt cards" in seat0
+    assert "Tina is dealt 3 cards." in seat0
+    assert "Tina is dealt cards" not in seat0
+    code, _ = run("validate", str(path))
+    assert code == 0
+
+
+def test_replay_refuses_a_seat_not_at_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "avanti.json"
+    run("demo", "--players", "3", "--save", str(path))
+    assert run("replay", str(path), "--seat", "3")[0] == 1
+    assert "there is no seat 3: the seats are 0 to 2" in capsys.readouterr().err
+
+
+def test_replay_of_an_unfinished_game_says_so(tmp_path: Path) -> None:
+    game = avanti.new_game(["Ann", "Bob", "Cy"], seed=1)
+    game = game.execute(game.legal_commands()[0])
+    path = tmp_path / "early.json"
+    path.write_text(game.dumps(), encoding="utf-8")
+    code, text = run("replay", str(path))
+    assert code == 0
+    assert text.rstrip().endswith("The game is not over yet.")
+    assert run("validate", str(path))[1].endswith("events, in progress.\n")
+
+
+def test_validate_names_an_unknown_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "chess.json"
+    path.write_text(json.dumps({"format": "chess", "events": []}), encoding="utf-8")
+    assert run("validate", str(path))[0] == 1
+    assert "'format' must be one of" in capsys.readouterr().err
+
+
+def test_simulate_avanti_reports_runs_per_game() -> None:
+    code, text = run(
+        "simulate",
+        "--game",
+        "avanti",
+        "--games",
+        "3",
+        "--bots",
+        "heuristic,random,random",
+        "--workers",
+        "1",
+    )
+    assert code == 0
+    assert "Avanti: 3 games, seeds 0 to 2, bots heuristic, random, random (fixed seats)" in text
+    assert "runs" in text
+    code, data = run("simulate", "--game", "avanti", "--games", "2", "--players", "3", "--json")
+    assert code == 0
+    assert json.loads(data)["runs"]["mean"] >= 2
+
+
+def test_simulate_refuses_players_beside_a_bot_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("simulate", "--bots", "random,random,random", "--players", "3")[0] == 1
+    assert "either --players with one bot, or one bot per seat" in capsys.readouterr().err
+
+
+class FakeAxes:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def bar(self, labels: list[str], heights: list[float], **options: Any) -> None:
+        self.calls.append(("bar", (labels, heights, options["yerr"])))
+
+    def set_title(self, title: str) -> None:
+        self.calls.append(("title", title))
+
+    def set_ylabel(self, label: str) -> None:
+        self.calls.append(("ylabel", label))
+
+    def set_ylim(self, low: float, high: float) -> None:
+        self.calls.append(("ylim", (low, high)))
+
+
+class FakeFigure:
+    def tight_layout(self) -> None:
+        pass
+
+    def savefig(self, path: Path) -> None:
+        Path(path).write_bytes(b"PNG")
+
+
+def fake_matplotlib(monkeypatch: pytest.MonkeyPatch) -> FakeAxes:
+    axes = FakeAxes()
+    figure = FakeFigure()
+    backends: list[str] = []
+    matplotlib = types.ModuleType("matplotlib")
+    vars(matplotlib).update(use=backends.append)
+    pyplot = types.ModuleType("matplotlib.pyplot")
+    vars(pyplot).update(subplots=lambda figsize: (figure, axes), close=lambda fig: None)
+    monkeypatch.setitem(sys.modules, "matplotlib", matplotlib)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+    return axes
+
+
+def test_simulate_plots_win_rates_with_their_intervals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    axes = fake_matplotlib(monkeypatch)
+    path = tmp_path / "rates.png"
+    code, text = run(
+        "simulate",
+        "--game",
+        "mare",
+        "--games",
+        "4",
+        "--bots",
+        "heuristic,random",
+        "--workers",
+        "1",
+        "--plot",
+        str(path),
+    )
+    assert code == 0
+    assert path.read_bytes() == b"PNG"
+    assert f"Plot written to {path}." in text
+    (name, (labels, heights, (below, above))), *rest = axes.calls
+    assert name == "bar"
+    assert labels == ["heuristic", "random"]
+    assert all(0 <= h <= 1 for h in heights)
+    assert all(e >= 0 for e in (*below, *above))
+    assert ("title", "Avanti mare!: win rate per seat held, 4 games") in rest
+    code, text = run("simulate", "--game", "mare", "--games", "2", "--json", "--plot", str(path))
+    assert code == 0
+    assert json.loads(text)["games"] == 2
+
+
+def test_odds_exact_writes_every_fraction() -> None:
+    code, text = run("odds", "--policy", "closest-to-boat", "--exact")
+    assert code == 0
+    exact = text.splitlines()[-2]
+    assert exact.startswith("rulebook, closest-to-boat: fish friends ")
+    assert exact.count("/") == 4
+
+
+@frozen
+class TinyView:
+    seat: int | None
+    score: int
+
+
+def test_a_game_without_a_drawing_gets_its_view_as_a_list() -> None:
+    board = board_for("no-such-game")
+    out = io.StringIO()
+    Console(file=out, width=60).print(board.draw(None, TinyView(1, 42)))
+    assert out.getvalue().split() == ["seat", "1", "score", "42"]
+    assert board.after(("an event",))
+    assert not board.after(())
+    assert board.command(None, TinyView(1, 42)) == "TinyView score=42"
+    assert board.command(None, mare.MoveFish(0, mare.Fish.BLUE)) == "MoveFish fish=blue"
+    assert board.command(None, "plain") == "str"
+
+
+def test_every_game_names_a_full_table_with_distinct_names() -> None:
+    for info in GAMES.values():
+        names = info.player_names(info.max_players)
+        assert len(set(names)) == info.max_players
+        assert names[: len(info.default_players)] == info.default_players
+        with pytest.raises(ValueError, match=f"takes {info.min_players} to"):
+            info.player_names(info.max_players + 1)
+    assert GAMES["mare"].player_names(6) == ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+
+def test_commands_are_put_in_words_for_the_player() -> None:
+    setup = avanti.new_game(["Ann", "Bob", "Cy"], seed=1).setup
+    words = [
+        flagship.command(setup, c)
+        for c in (
+            avanti.PlaceEventMarker(0, 3),
+            avanti.PlaceEventMarker(0, 6),
+            avanti.PlayCard(0, 13, 5),
+            avanti.Quit(0),
+            avanti.Invest(0, 1),
+            avanti.Invest(0, 2),
+        )
+    ]
+    assert words == [
+        "put the event marker on road space 3 (parking lot 200)",
+        "put the event marker on road space 6 (toll 1000)",
+        "lay card 13 (2/5/7) to drive 5 (red)",
+        "quit this delivery run",
+        "invest in 1 island step",
+        "invest in 2 island steps",
+    ]
+    sale = autorama.new_game(["Ann", "Bob", "Cy"], seed=1).setup
+    words = [
+        forsale.command(sale, c)
+        for c in (
+            autorama.PlayAdvisor(0, 14, True),
+            autorama.Offer(0, (12,)),
+            autorama.Offer(0, (3, 25)),
+            autorama.TakeBack(0, 3),
+            autorama.UseMechanic(0),
+            autorama.DeclineMechanic(0),
+        )
+    ]
+    assert words == [
+        "play Fleet Manager 14 with its boost (pays $3,000)",
+        "offer vehicle 12",
+        "offer vehicles 3 and 25 (with a Lawyer)",
+        "take back vehicle 3",
+        "use a Mechanic: take the second-lowest check",
+        "keep your Mechanics: take the lowest check",
+    ]
