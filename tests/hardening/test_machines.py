@@ -6,6 +6,7 @@ and the JSON document reads back as the same game.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 import attrs
@@ -41,6 +42,14 @@ class GameMachine(RuleBasedStateMachine):
         return self.history[-1]
 
     def push(self, command: Any, game: AnyGame) -> None:
+        """Record ``game``, the game after ``command``, checking it against the slow path: the
+        events ``decide`` gives, folded by one ``evolve`` per event (a ruleset's own ``execute``
+        and ``fold`` must agree with them exactly)."""
+        rules = self.spec.game.rules()
+        before = self.game
+        events = rules.decide(before.state, command)
+        assert game.events == before.events + events
+        assert functools.reduce(rules.evolve, events, before.state) == game.state
         self.commands.append(command)
         self.history.append(game)
 
@@ -51,6 +60,9 @@ class GameMachine(RuleBasedStateMachine):
         with pytest.raises((core.IllegalCommand, core.VersionConflict)) as refused:
             game.execute(command, expected_version=expected_version)
         assert str(refused.value), "every refusal says why"
+        if expected_version is None:  # the slow path refuses it too
+            with pytest.raises(core.IllegalCommand):
+                self.spec.game.rules().decide(game.state, command)
         assert game == before
         assert game.state == before.state
         return refused.value
@@ -187,6 +199,9 @@ class GameMachine(RuleBasedStateMachine):
         game = self.game
         kind = self.spec.game
         assert kind.replay(game.setup, game.events) == game
+        rules = kind.rules()
+        start, _ = rules.start(game.setup)
+        assert functools.reduce(rules.evolve, game.events, start) == game.state
         assert kind.loads(game.dumps()) == game
         assert kind.loads(game.dumps(indent=2)) == game
 
