@@ -74,3 +74,10 @@ def soak(session: nox.Session) -> None:
     """Long runs: the exact mare odds against 100,000 simulated games per policy."""
     session.install("-e", ".[test]")
     session.run("python", "benchmarks/mare_monte_carlo.py", *session.posargs)
+
+
+@nox.session(default=False)
+def bots(session: nox.Session) -> None:
+    """The bot strength tables of docs/bots.md (heuristic v random, search v heuristic)."""
+    session.install("-e", ".[cli]")
+    session.run("python", "benchmarks/bots.py", *session.posargs)

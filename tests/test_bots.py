@@ -239,10 +239,12 @@ def test_an_interrupted_simulation_stops_its_workers() -> None:
 
     with pytest.raises(KeyboardInterrupt):
         run(plan, workers=2, on_done=interrupt)
-    assert len(workers) == 2
+    # On a loaded machine the second worker may not have been seen yet when the first game ends;
+    # every worker that was seen must have been stopped, not left to finish its queued games.
+    assert 1 <= len(workers) <= 2
     for worker in workers:
         worker.join(timeout=30)
-        assert worker.exitcode == -signal.SIGTERM  # stopped, not left to finish its games
+        assert worker.exitcode == -signal.SIGTERM
 
 
 KIT = attrs.evolve(kit_for(MARE), sampler=None)
