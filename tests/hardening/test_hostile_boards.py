@@ -34,20 +34,19 @@ def read_soundly(read: Any, write: Any, data: Any) -> None:
     assert str(refused).startswith(refused.field)
 
 
+@pytest.mark.parametrize(
+    ("original", "read", "write"),
+    [(BOARD, board_from_data, board_to_data), (DECK, deck_from_data, deck_to_data)],
+    ids=["board", "deck"],
+)
 @given(data=st.data())
-def test_mutated_boards_fail_cleanly(data: st.DataObject) -> None:
-    board = json.loads(json.dumps(BOARD))
+def test_mutated_boards_and_decks_fail_cleanly(
+    original: Any, read: Any, write: Any, data: st.DataObject
+) -> None:
+    changed = json.loads(json.dumps(original))
     for _ in range(data.draw(st.integers(1, 3))):
-        board = data.draw(mutation(board))
-    read_soundly(board_from_data, board_to_data, board)
-
-
-@given(data=st.data())
-def test_mutated_decks_fail_cleanly(data: st.DataObject) -> None:
-    deck = json.loads(json.dumps(DECK))
-    for _ in range(data.draw(st.integers(1, 3))):
-        deck = data.draw(mutation(deck))
-    read_soundly(deck_from_data, deck_to_data, deck)
+        changed = data.draw(mutation(changed))
+    read_soundly(read, write, changed)
 
 
 @given(value=st.one_of(JSON, *KINDS.values()))
