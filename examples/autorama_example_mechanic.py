@@ -1,0 +1,13 @@
+"""For Sale: Autorama worked example: the phase 3 Mechanic (F14-F17).
+
+The position is built with :class:`avanti.autorama.Scenario`, the example's commands are played,
+and the rulebook's numbers are asserted (the shared helpers live in ``autorama_examples.py``, which
+runs every worked example in turn).
+"""
+
+from __future__ import annotations
+
+from autorama_examples import mechanic
+
+if __name__ == "__main__":
+    mechanic()

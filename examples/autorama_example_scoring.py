@@ -1,0 +1,14 @@
+"""For Sale: Autorama worked example: the Controller, Restoration Specialist and Financial Advisor
+scoring examples (F19).
+
+The position is built with :class:`avanti.autorama.Scenario`, the example's commands are played,
+and the rulebook's numbers are asserted (the shared helpers live in ``autorama_examples.py``, which
+runs every worked example in turn).
+"""
+
+from __future__ import annotations
+
+from autorama_examples import scoring
+
+if __name__ == "__main__":
+    scoring()
