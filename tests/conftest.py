@@ -4,7 +4,9 @@
 ``tests/hardening`` run modest numbers of examples and steps, and no example has a deadline (a
 slow machine must not fail a correct test). ``soak`` runs many more examples and longer games, for
 as long as it is given (``HYPOTHESIS_PROFILE=soak pytest tests/hardening``). Tests that pin their
-own ``@settings`` keep them under either profile.
+own ``@settings`` keep them under either profile. Whole games draw many choices, so neither a
+slow example nor a long one fails a health check (an example over Hypothesis's size limit is
+dropped and another drawn).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ settings.register_profile(
     stateful_step_count=40,
     deadline=None,
     print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
     "soak",
@@ -27,6 +29,6 @@ settings.register_profile(
     stateful_step_count=200,
     deadline=None,
     print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
