@@ -71,9 +71,11 @@ def transcripts(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def soak(session: nox.Session) -> None:
-    """Long runs: the exact mare odds against 100,000 simulated games per policy."""
+    """Long runs: the exact mare odds against 100,000 games per policy, then the hardening
+    properties with the ``soak`` Hypothesis profile (thousands of examples; runs for hours)."""
     session.install("-e", ".[test]")
     session.run("python", "benchmarks/mare_monte_carlo.py", *session.posargs)
+    session.run("pytest", "tests/hardening", env={"HYPOTHESIS_PROFILE": "soak"})
 
 
 @nox.session(default=False)
