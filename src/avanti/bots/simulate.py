@@ -147,12 +147,24 @@ def run(
             if on_done is not None:
                 on_done(record)
     except BaseException:  # Ctrl-C or a failed game: stop this pool's workers at once
+        # The pool's own table (emptied by shutdown) holds every worker it started.
+        started = set((pool._processes or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
-        for worker in set(multiprocessing.active_children()) - others:
-            worker.terminate()
+        _stop((set(multiprocessing.active_children()) - others) | started)
         raise
     pool.shutdown()
     return tuple(sorted(records, key=lambda r: r.index))
+
+
+def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
+    """Terminate the workers, and kill any that has not ended a few seconds later."""
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout=5)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(timeout=5)
 
 
 def _ignore_interrupts() -> None:
