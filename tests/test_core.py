@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from avanti import core
+from avanti.core.values import Replacer
 from tests import toy
 
 
@@ -260,3 +261,11 @@ def test_replay_and_json_round_trip(seed: int, choices: list[int]) -> None:
     assert toy.Game.replay(game.setup, game.events) == game
     assert toy.Game.loads(game.dumps()) == game
     assert play(seed, choices).dumps() == game.dumps()
+
+
+def test_replacer_copies_a_frozen_value_with_some_fields_changed() -> None:
+    replace = Replacer(toy.Setup)
+    setup = toy.Setup(("Ann",), 3, 10)
+    assert replace.names == ("players", "seed", "goal")
+    assert replace(setup, {"goal": 12}) == toy.Setup(("Ann",), 3, 12)
+    assert setup.goal == 10

@@ -7,13 +7,13 @@ cards, everybody's cash and hands, secret offers and the seeded generator.
 from __future__ import annotations
 
 import enum
-from operator import attrgetter
 from typing import Any, Protocol, Self
 
-from attrs import fields, frozen
+from attrs import frozen
 
 from avanti.autorama.setup import Options, Phase
 from avanti.core import Rng
+from avanti.core.values import Replacer
 
 __all__ = ["Draft", "GameState", "Step"]
 
@@ -96,15 +96,11 @@ class GameState:
         It reads every field at once and calls the constructor positionally, several times
         cheaper than ``attrs.evolve`` (DESIGN "Performance principles").
         """
-        values = list(_all_fields(self))
-        for name, value in changes.items():
-            values[_FIELD_INDEX[name]] = value
-        return GameState(*values)
+        return _REPLACE(self, changes)
 
 
-_FIELD_NAMES = tuple(a.name for a in fields(GameState))
-_FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
-_all_fields = attrgetter(*_FIELD_NAMES)
+_REPLACE = Replacer(GameState)
+_FIELD_NAMES = _REPLACE.names
 
 
 class _StateLike(Protocol):

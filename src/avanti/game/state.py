@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import enum
 import functools
-from operator import attrgetter
 from typing import Any, Protocol
 
-from attrs import field, fields, frozen
+from attrs import field, frozen
 
 from avanti.core import Rng
+from avanti.core.values import Replacer
 from avanti.game.board import Board
 from avanti.game.commands import Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.game.deck import Deck
@@ -178,15 +178,11 @@ class GameState:
         constructor positionally instead of going through ``attrs.evolve`` (DESIGN "Performance
         principles"); like ``evolve``, it checks nothing.
         """
-        values = list(_all_fields(self))
-        for name, value in changes.items():
-            values[_FIELD_INDEX[name]] = value
-        return GameState(*values)
+        return _REPLACE(self, changes)
 
 
-_FIELD_NAMES = tuple(a.name for a in fields(GameState))
-_FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
-_all_fields = attrgetter(*_FIELD_NAMES)
+_REPLACE = Replacer(GameState)
+_FIELD_NAMES = _REPLACE.names
 
 
 class _StateLike(Protocol):
