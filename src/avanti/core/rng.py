@@ -12,7 +12,7 @@ same on every platform and Python version, and the global :mod:`random` state is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from attrs import frozen
@@ -22,13 +22,21 @@ __all__ = ["Rng", "Stream"]
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
 _GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
 
 
 def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _M1) & _MASK
+    z = ((z ^ (z >> 27)) * _M2) & _MASK
     return z ^ (z >> 31)
+
+
+# ``below`` and ``shuffled`` run on every shuffle and every bot's choice, so they step the
+# generator inline (SplitMix64: add the golden gamma, mix) instead of calling ``bits64`` and
+# ``_mix``; the results are the same draws in the same order (tests pin them).
 
 
 class Stream:
@@ -49,21 +57,41 @@ class Stream:
         return _mix(self._state)
 
     def below(self, n: int) -> int:
-        """Return an integer uniform in ``range(n)``; ``n`` must be positive."""
+        """Return an integer uniform in ``range(n)``; ``n`` must be positive.
+
+        Draws that fall in the last, incomplete multiple of ``n`` below 2**64 are drawn again,
+        so every result is equally likely.
+        """
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - _TWO64 % n
+        state = self._state
         while True:
-            x = self.bits64()
-            if x < limit:
-                return x % n
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self._state = state
+                return z % n
 
-    def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
-        """Return the items in a uniformly random order (Fisher-Yates)."""
+    def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
+        """Return the items in a uniformly random order (Fisher-Yates, from the last item)."""
         out = list(items)
+        state = self._state
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             out[i], out[j] = out[j], out[i]
+        self._state = state
         return tuple(out)
 
     def choice(self, items: Sequence[T]) -> T:
