@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -157,7 +158,12 @@ def run(
 
 
 def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
-    """Terminate the workers, and kill any that has not ended a few seconds later."""
+    """Terminate the workers, and kill any that has not ended a few seconds later.
+
+    Returns once each worker's exit code is known. The pool's own thread may reap a worker at
+    the same moment (after ``shutdown``); then this process's ``join`` returns before the exit
+    code is recorded, so it waits a little for that too.
+    """
     for worker in workers:
         worker.terminate()
     for worker in workers:
@@ -165,6 +171,9 @@ def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
         if worker.is_alive():
             worker.kill()
             worker.join(timeout=5)
+        deadline = time.monotonic() + 5
+        while worker.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
 
 
 def _ignore_interrupts() -> None:

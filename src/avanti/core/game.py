@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Iterable
-from typing import Generic, Self, TypeVar
+from functools import partial
+from typing import Any, Generic, NamedTuple, Self, TypeVar
 
 from attrs import frozen
 
@@ -90,7 +91,11 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     @classmethod
     @abc.abstractmethod
     def rules(cls) -> Ruleset[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]:
-        """The ruleset this kind of game runs on."""
+        """The ruleset this kind of game runs on: the same object on every call.
+
+        :meth:`execute`, :meth:`legal_commands` and :attr:`is_over` look its methods up once
+        per class, on first use.
+        """
 
     # -- making games ------------------------------------------------------------------------
 
@@ -146,10 +151,13 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             this game is unchanged.
         :raises VersionConflict: ``expected_version`` is given and the log has another length.
         """
-        if expected_version is not None and expected_version != len(self.events):
-            raise VersionConflict(expected_version, len(self.events))
-        state, events = execute(self.rules(), self.state, command)
-        return type(self)(self.setup, self.events + events, state)
+        log = self.events
+        if expected_version is not None and expected_version != len(log):
+            raise VersionConflict(expected_version, len(log))
+        cls = type(self)
+        steps = _STEPS.get(cls) or _steps(cls)
+        state, events = steps.execute(self.state, command)
+        return cls(self.setup, log + events, state)
 
     def legal_commands(self, seat: int | None = None) -> tuple[CommandT, ...]:
         """The commands that execute now: every one listed does, nothing else does.
@@ -158,7 +166,7 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         full list is for trusted code (bots running on the true state, tests), since what another
         seat may do can reveal what it holds.
         """
-        commands = self.rules().legal_commands(self.state)
+        commands = (_STEPS.get(type(self)) or _steps(type(self))).legal_commands(self.state)
         if seat is None:
             return commands
         return tuple(c for c in commands if getattr(c, "seat", None) == seat)
@@ -206,7 +214,7 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self.rules().outcome(self.state) is not None
+        return (_STEPS.get(type(self)) or _steps(type(self))).outcome(self.state) is not None
 
     # -- JSON --------------------------------------------------------------------------------
 
@@ -229,6 +237,31 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__qualname__} version={len(self.events)}>"
+
+
+class _Steps(NamedTuple):
+    """The ruleset functions a game runs on every step, looked up once per ``Game`` class."""
+
+    execute: Callable[[Any, Any], tuple[Any, tuple[Any, ...]]]
+    legal_commands: Callable[[Any], tuple[Any, ...]]
+    outcome: Callable[[Any], object]
+
+
+_STEPS: dict[type, _Steps] = {}
+"""Each ``Game`` class's per-step functions: a bot's loop then skips calling ``rules()`` and
+looking up the optional fast ``execute`` on every step."""
+
+
+def _steps(cls: type[Game[Any, Any, Any, Any, Any, Any]]) -> _Steps:
+    rules = cls.rules()
+    own = getattr(rules, "execute", None)
+    steps = _Steps(
+        own if own is not None else partial(execute, rules),
+        rules.legal_commands,
+        rules.outcome,
+    )
+    _STEPS[cls] = steps
+    return steps
 
 
 def _expect(log: tuple[EventT, ...], start: int, expected: tuple[EventT, ...], why: str) -> None:
