@@ -1,0 +1,67 @@
+"""The benchmark script runs and reports every figure; its verdicts follow the targets.
+
+No time is asserted here: the figures are printed by ``nox -s bench``, not checked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "run.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_run", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_reports_every_figure_for_every_game() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "1", "--repeats", "1", "--scaling-games", "0"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    text = done.stdout
+    for title in ("Avanti (4 players", "For Sale: Autorama (4 players", "Avanti mare! (3 players"):
+        assert title in text
+    for figure in ("random-play step", "replay evolve / event", "loads / event", "peak memory"):
+        assert text.count(figure) == 3
+    assert "replay evolve <= 0.2 x execute" in text
+
+
+def test_the_json_report_holds_each_games_figures() -> None:
+    args = ["--game", "mare", "--games", "1", "--repeats", "1", "--scaling-games", "0", "--json"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    results = json.loads(done.stdout)
+    assert list(results["games"]) == ["mare"]
+    mare = results["games"]["mare"]
+    assert mare["players"] == 3
+    assert mare["replay_ratio"] == mare["evolve_us"] / mare["execute_us"]
+    assert "scaling" not in results
+
+
+def test_the_scaling_verdict_says_when_the_machine_could_not_show_it() -> None:
+    bench = load_script()
+    assert bench.scaling_verdict(1.93, 1.91) == "met"
+    assert bench.scaling_verdict(1.2, 1.9) == "NOT met"
+    busy = bench.scaling_verdict(0.95, 1.05)
+    assert busy.startswith("NOT met, and not measurable now")
+    assert "1.05x" in busy
