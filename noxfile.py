@@ -60,6 +60,7 @@ def bench(session: nox.Session) -> None:
     """Benchmarks side by side with OpenSpiel's pure-Python games (not part of the gate)."""
     session.install("-e", ".", "open-spiel")
     session.run("python", "benchmarks/run.py", *session.posargs)
+    session.run("python", "benchmarks/anatomy.py")
 
 
 @nox.session(default=False)

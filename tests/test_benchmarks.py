@@ -14,6 +14,7 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "run.py"
+ANATOMY = ROOT / "benchmarks" / "anatomy.py"
 
 
 def load_script() -> ModuleType:
@@ -65,3 +66,19 @@ def test_the_scaling_verdict_says_when_the_machine_could_not_show_it() -> None:
     busy = bench.scaling_verdict(0.95, 1.05)
     assert busy.startswith("NOT met, and not measurable now")
     assert "1.05x" in busy
+
+
+def test_the_anatomy_of_a_step_lists_its_parts_and_every_command_kind() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ANATOMY), "--games", "2", "--repeats", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    text = done.stdout
+    for part in ("is_over", "legal_commands()", "seeded choice", "Game.execute", "whole step"):
+        assert part in text
+    for kind in ("PlayCard", "Drive", "Quit", "Invest", "PlaceEventMarker"):
+        assert f"  {kind} " in text
+    assert "a frozen state from a draft" in text
