@@ -97,9 +97,9 @@ def fixed_costs(events_per_step: float) -> dict[str, float]:
     }
 
 
-def dominoes_step(games: int, repeats: int) -> float | None:
-    """Microseconds per step of OpenSpiel's block dominoes (the median of ``repeats`` timings,
-    after twenty games to warm up), or ``None`` without OpenSpiel."""
+def dominoes_timer() -> Callable[[int], float] | None:
+    """A function timing ``n`` games of OpenSpiel's block dominoes in microseconds per step, or
+    ``None`` without OpenSpiel."""
     try:
         import pyspiel  # optional: installed by the bench session only
         from open_spiel.python.games import block_dominoes  # noqa: F401  registers the game
@@ -122,8 +122,7 @@ def dominoes_step(games: int, repeats: int) -> float | None:
                 steps += 1
         return (time.process_time() - start) / steps * 1e6
 
-    timed(20)
-    return statistics.median(timed(games) for _ in range(repeats))
+    return timed
 
 
 def main() -> None:
@@ -132,8 +131,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="random games to time")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    dominoes = dominoes_timer()
     loop_parts(2, seed=0)  # warm up: imports, shared tables
-    runs = [loop_parts(args.games, seed=1 + 1000 * r) for r in range(args.repeats)]
+    if dominoes:
+        dominoes(20)
+    # Each repeat of the yardstick runs right before a repeat of the loop, as in run.py.
+    yards: list[float] = []
+    runs = []
+    for r in range(args.repeats):
+        if dominoes:
+            yards.append(dominoes(args.games))
+        runs.append(loop_parts(args.games, seed=1 + 1000 * r))
     parts = {name: statistics.median(run[0][name] for run in runs) for name in runs[0][0]}
     kinds = {
         kind: (
@@ -150,7 +158,7 @@ def main() -> None:
         commands += 1
     events = (len(game.events) - len(RULES.start(game.setup)[1])) / commands
     fixed = fixed_costs(events)
-    yard = dominoes_step(args.games, args.repeats)
+    yard = statistics.median(yards) if yards else None
     step = sum(us for name, us in parts.items() if not name.startswith(" "))
 
     def share(us: float) -> str:
