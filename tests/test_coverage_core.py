@@ -76,6 +76,15 @@ def test_is_legal_and_repr() -> None:
     assert repr(game) == "<tests.toy.Game version=2>"
 
 
+def test_is_legal_not_membership_judges_a_command_with_a_bool_for_a_seat() -> None:
+    # As the legal_commands docstring warns: Roll(False) == Roll(0), since False == 0.
+    game = toy.new_game(["Ann", "Bob"], seed=1)
+    assert toy.Roll(False) in game.legal_commands()
+    assert not game.is_legal(toy.Roll(False))
+    with pytest.raises(core.IllegalCommand):
+        game.execute(toy.Roll(False))
+
+
 def test_below_rejects_draws_that_would_bias_it() -> None:
     # For n = 2**63 + 1 almost half of all 64-bit draws lie above the last whole multiple of n
     # and are drawn again; the results still all lie below n and repeat for the same seed.

@@ -165,6 +165,11 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         With ``seat``, only that seat's commands. Show a player only their own seat's list: the
         full list is for trusted code (bots running on the true state, tests), since what another
         seat may do can reveal what it holds.
+
+        To test one command a user built, use :meth:`is_legal`, not ``command in
+        legal_commands()``: commands compare field by field with ``==``, and ``True == 1`` in
+        Python, so a command carrying a bool where a number belongs matches a listed one that
+        ``execute`` would accept, though ``execute`` refuses it.
         """
         commands = (_STEPS.get(type(self)) or _steps(type(self))).legal_commands(self.state)
         if seat is None:
