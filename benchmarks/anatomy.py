@@ -20,7 +20,8 @@ import time
 import timeit
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from typing import Any
+
+from run import load_yardsticks, yardstick_step  # benchmarks/run.py, beside this file
 
 from avanti import new_game
 from avanti.core.rng import Rng
@@ -98,31 +99,12 @@ def fixed_costs(events_per_step: float) -> dict[str, float]:
 
 
 def dominoes_timer() -> Callable[[int], float] | None:
-    """A function timing ``n`` games of OpenSpiel's block dominoes in microseconds per step, or
-    ``None`` without OpenSpiel."""
-    try:
-        import pyspiel  # optional: installed by the bench session only
-        from open_spiel.python.games import block_dominoes  # noqa: F401  registers the game
-    except ImportError:
+    """A function timing ``n`` games of OpenSpiel's block dominoes with ``run.py``'s loop, in
+    microseconds per step, or ``None`` without OpenSpiel."""
+    game = load_yardsticks().get("python_block_dominoes")
+    if game is None:
         return None
-    game: Any = pyspiel.load_game("python_block_dominoes")
-    stream = Rng(5).stream()
-
-    def timed(count: int) -> float:
-        steps = 0
-        start = time.process_time()
-        for _ in range(count):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    action = stream.choice(state.chance_outcomes())[0]
-                else:
-                    action = stream.choice(state.legal_actions())
-                state.apply_action(action)
-                steps += 1
-        return (time.process_time() - start) / steps * 1e6
-
-    return timed
+    return lambda count: yardstick_step(game, count, time.process_time) * 1e6
 
 
 def main() -> None:

@@ -34,9 +34,9 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-# ``below`` and ``shuffled`` run on every shuffle and every bot's choice, so they step the
-# generator inline (SplitMix64: add the golden gamma, mix) instead of calling ``bits64`` and
-# ``_mix``; the results are the same draws in the same order (tests pin them).
+# ``below`` runs for every card of a shuffle and every bot's choice, so it steps the generator
+# inline (SplitMix64: add the golden gamma, mix) instead of calling ``bits64`` and ``_mix``; the
+# results are the same draws in the same order (tests pin them).
 
 
 class Stream:
@@ -78,20 +78,10 @@ class Stream:
     def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
         """Return the items in a uniformly random order (Fisher-Yates, from the last item)."""
         out = list(items)
-        state = self._state
+        below = self.below
         for i in range(len(out) - 1, 0, -1):
-            n = i + 1
-            limit = _TWO64 - _TWO64 % n
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * _M1) & _MASK
-                z = ((z ^ (z >> 27)) * _M2) & _MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
+            j = below(i + 1)
             out[i], out[j] = out[j], out[i]
-        self._state = state
         return tuple(out)
 
     def choice(self, items: Sequence[T]) -> T:
