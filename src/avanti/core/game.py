@@ -168,8 +168,8 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
         To test one command a user built, use :meth:`is_legal`, not ``command in
         legal_commands()``: commands compare field by field with ``==``, and ``True == 1`` in
-        Python, so a command carrying a bool where a number belongs matches a listed one that
-        ``execute`` would accept, though ``execute`` refuses it.
+        Python, so a command with ``True`` where a number belongs is found in a list that holds
+        the same command with ``1``, though ``execute`` refuses it.
         """
         commands = (_STEPS.get(type(self)) or _steps(type(self))).legal_commands(self.state)
         if seat is None:
