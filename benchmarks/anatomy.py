@@ -21,7 +21,11 @@ import timeit
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from run import load_yardsticks, yardstick_step  # benchmarks/run.py, beside this file
+from run import (  # benchmarks/run.py, beside this file
+    WARM_UP_GAMES,
+    load_yardsticks,
+    yardstick_step,
+)
 
 from avanti import new_game
 from avanti.core.rng import Rng
@@ -116,7 +120,7 @@ def main() -> None:
     dominoes = dominoes_timer()
     loop_parts(2, seed=0)  # warm up: imports, shared tables
     if dominoes:
-        dominoes(20)
+        dominoes(WARM_UP_GAMES)
     # Each repeat of the yardstick runs right before a repeat of the loop, as in run.py.
     yards: list[float] = []
     runs = []

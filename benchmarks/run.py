@@ -42,6 +42,9 @@ REPLAY_TARGET = 0.2
 SCALING_TARGET = 1.7
 """Two worker processes must play at least this many times the games per second of one."""
 
+WARM_UP_GAMES = 200
+"""Untimed yardstick games played before timing (and a twentieth as many of the game's own)."""
+
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 """What a single-process figure is timed with. CPU time (the default) leaves out the time this
 process waits while others run, which on a shared machine is most of the noise."""
@@ -155,9 +158,11 @@ def measure_game(
     steps_us: list[float] = []
     yard_us: dict[str, list[float]] = {name: [] for name in yardsticks}
     ratios: dict[str, list[float]] = {name: [] for name in yardsticks}
-    _random_games(info, players, 2, seed=0)  # warm up: import the game, build its tables
+    # Warm up: import the game and build its tables; OpenSpiel's games run up to twice as slow
+    # for their first hundred or so games in a process, which would flatter the first ratios.
+    _random_games(info, players, WARM_UP_GAMES // 20, seed=0)
     for yardstick in yardsticks.values():
-        yardstick_step(yardstick, 2, clock)
+        yardstick_step(yardstick, WARM_UP_GAMES, clock)
     # Fresh seeds for every timed run: no cache inside the library may see the same games twice.
     seeds = itertools.count(1, 1000)
     for _ in range(repeats):
