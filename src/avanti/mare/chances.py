@@ -261,7 +261,9 @@ def simulate(
     """Play ``games`` whole games with :meth:`Game.execute`, making each M6 choice by ``policy``.
 
     Game ``i`` uses seed ``seed + i``; the random policy draws from a separate stream of the same
-    seed, so the games' own dice are untouched. For benchmarks and soak runs as well as tests.
+    seed, so the games' own dice are untouched. Two runs meant to be independent need seeds at
+    least ``games`` apart: ``seed=1`` and ``seed=2`` share all but one game. For benchmarks and
+    soak runs as well as tests.
 
     :raises ValueError: ``games`` is below 1, or the policy is unknown.
     """
