@@ -28,11 +28,11 @@ from run import (  # benchmarks/run.py, beside this file
 )
 
 from avanti import new_game
+from avanti.avanti.commands import PlayCard
+from avanti.avanti.events import CardPlayed
+from avanti.avanti.rules import RULES
+from avanti.avanti.state import Draft
 from avanti.core.rng import Rng
-from avanti.game.commands import PlayCard
-from avanti.game.events import CardPlayed
-from avanti.game.rules import RULES
-from avanti.game.state import Draft
 
 NAMES = ("P0", "P1", "P2", "P3")
 

@@ -9,14 +9,14 @@ from typing import Any
 import attrs
 import pytest
 
-from avanti.bots import BOT_KINDS, RandomBot, search
+from avanti.bots import BOT_KINDS, RandomBot
 from avanti.bots.driver import play
 from avanti.bots.kit import kit_for, make_bot
-from avanti.bots.mare import MareBot, MareSampler, reward
-from avanti.bots.search import SearchBot
 from avanti.bots.simulate import Plan, Rate, run, summarize, wilson
-from avanti.catalog import GAMES, game_info
-from avanti.core import Rng
+from avanti.catalog import GAMES, GameInfo, game_info
+from avanti.core import Rng, search
+from avanti.core.bots import GameKit
+from avanti.core.search import SearchBot
 from avanti.mare import (
     CAUGHT,
     RULES,
@@ -31,6 +31,7 @@ from avanti.mare import (
     new_game,
     odds,
 )
+from avanti.mare.bots import MareBot, MareSampler, reward
 
 MARE = game_info("mare")
 SIDES = (Side.FISH_FRIENDS, Side.FISHER_FANS)
@@ -251,8 +252,22 @@ KIT = attrs.evolve(kit_for(MARE), sampler=None)
 """Avanti mare!'s kit without its sampler: a game that offers none."""
 
 
+class _Plain(GameInfo):
+    """Avanti mare! under another name, with :data:`KIT` as its kit."""
+
+    def load_kit(self) -> GameKit:
+        return KIT
+
+
 def test_a_game_without_a_sampler_has_no_search_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    plain = attrs.evolve(MARE, name="plain", kit=__name__)
+    plain = _Plain(
+        name="plain",
+        title=MARE.title,
+        package=MARE.package,
+        min_players=MARE.min_players,
+        max_players=MARE.max_players,
+        default_players=MARE.default_players,
+    )
     monkeypatch.setitem(GAMES, "plain", plain)
     setup = new_game(["Ann", "Bob"]).setup
     assert type(make_bot("heuristic", plain, setup, 0)) is MareBot

@@ -18,8 +18,8 @@ from avanti.autorama import (
     TakeBack,
     UseMechanic,
 )
+from avanti.autorama.bots import AutoramaBot, AutoramaSampler, reward
 from avanti.bots.driver import play
-from avanti.bots.forsale import AutoramaBot, AutoramaSampler, reward, winners
 from avanti.bots.kit import make_bot
 from avanti.bots.simulate import Plan, run, summarize
 from avanti.catalog import game_info
@@ -74,9 +74,9 @@ def test_f20_reward_shares_a_shared_victory() -> None:
         Score(seat=s, checks=(), assignments=(), check_total=0, cash=9, bonus=0, total=9)
         for s in range(3)
     )
-    shared = autorama.Outcome(scores=scores, winners=(0, 2))
+    shared = autorama.Outcome(scores=scores, winners=(0, 2), returns=(1.0, 0.0, 1.0))
     assert [reward(shared, seat) for seat in range(3)] == [0.5, 0.0, 0.5]
-    assert winners(shared) == (0, 2)
+    assert shared.winners == (0, 2)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (6, 3)])

@@ -10,8 +10,8 @@ import pytest
 
 import avanti
 from avanti import Drive, Invest, Outcome, Phase, PlaceEventMarker, PlayCard, Quit, Space
+from avanti.avanti.bots import AvantiBot, AvantiSampler, counts, evaluate, reward
 from avanti.bots.driver import play
-from avanti.bots.flagship import AvantiBot, AvantiSampler, counts, evaluate, reward, winners
 from avanti.bots.kit import make_bot
 from avanti.bots.simulate import Plan, run, summarize
 from avanti.catalog import game_info
@@ -126,9 +126,10 @@ def test_the_sampler_refuses_a_view_that_does_not_add_up() -> None:
 
 
 def test_a20_reward_is_one_for_the_winner_and_a_little_for_progress() -> None:
-    outcome = Outcome(winner=1, ranking=(1, 0, 2), island=(8, 10, 4))
+    outcome = Outcome(
+        winner=1, ranking=(1, 0, 2), island=(8, 10, 4), winners=(1,), returns=(0.0, 1.0, 0.0)
+    )
     assert [reward(outcome, seat) for seat in range(3)] == [0.2, 1.0, 0.1]
-    assert winners(outcome) == (1,)
 
 
 def test_evaluate_scores_a_rollout_once_its_run_is_over() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from avanti import mare
-from avanti.cli import main
+from avanti.cli import _parser, main, watch
+from avanti.cli.console import problems
+from avanti.core.errors import DecodeError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,8 +65,25 @@ def test_demo_takes_one_bot_per_seat(capsys: pytest.CaptureFixture[str]) -> None
     )
     assert code == 0
     assert "Bots: random, search" in text
-    assert run("demo", "--game", "mare", "--bots", "random,search")[0] == 1
+    assert run("demo", "--game", "mare", "--players", "3", "--bots", "random,search")[0] == 1
     assert "one bot for every seat" in capsys.readouterr().err
+
+
+def test_demo_and_play_seat_one_player_per_bot_named() -> None:
+    # Avanti's usual table is four; three bots named make a table of three, as simulate does.
+    code, text = run("demo", "--seed", "2", "--bots", "heuristic,random,random")
+    assert code == 0
+    assert text.startswith("Avanti: Jack, Isabella, Tina (seed 2)\n")
+    assert "Bots: heuristic, random, random\n" in text
+    code, text = run("play", "--game", "mare", "--human", "", "--bots", "random,random")
+    assert code == 0
+    assert "Avanti mare!: Ann (random), Bob (random)\n" in text
+    assert "The game is over." in text
+
+
+def test_demo_names_the_seat_limits_for_too_many_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("demo", "--bots", ",".join(["random"] * 6))[0] == 1
+    assert capsys.readouterr().err == "avanti: Avanti takes 3 to 5 players, not 6\n"
 
 
 def test_demo_saves_a_game_that_validates(tmp_path: Path) -> None:
@@ -102,10 +122,72 @@ def test_validate_rejects_a_broken_file_with_the_reason(
     path.write_text(json.dumps(data), encoding="utf-8")
     assert run("validate", str(path))[0] == 1
     err = capsys.readouterr().err
-    assert err.startswith("avanti: cannot decode document")
+    assert err.startswith(f"avanti: {path}: not a valid Avanti mare! game: the events do not fit")
     assert "$.events[0].face" in err
+    assert err.count("\n") == 1
     assert run("validate", str(tmp_path / "missing.json"))[0] == 1
     assert "No such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("demo", "label", "title"),
+    [
+        (["--game", "mare"], "autorama", "For Sale: Autorama"),
+        (["--game", "autorama", "--players", "3"], "avanti", "Avanti"),
+        (["--players", "3"], "mare", "Avanti mare!"),
+    ],
+)
+def test_validate_says_in_one_line_that_a_document_is_of_another_game(
+    demo: list[str],
+    label: str,
+    title: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "game.json"
+    assert run("demo", *demo, "--save", str(path))[0] == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["format"] = label
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run("validate", str(path))[0] == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"avanti: {path}: not a valid {title} game: the setup ")
+    assert "does not fit (" in err or "do not fit (" in err
+    assert re.search(r"\) and \d+ more problems\n$", err)
+    assert len(err) < 400
+
+
+def test_replay_and_play_say_in_one_line_what_is_wrong_with_a_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("[1, 2", encoding="utf-8")
+    assert run("replay", str(path))[0] == 1
+    assert capsys.readouterr().err.startswith(f"avanti: {path}: not a game document (not valid")
+    path.write_text(json.dumps({"format": "avanti", "version": 1}), encoding="utf-8")
+    assert run("play", "--resume", str(path))[0] == 1
+    assert capsys.readouterr().err == (
+        f"avanti: {path}: not a valid Avanti game: the setup and the events do not fit "
+        "(required field missing @ $.setup) and 1 more problem\n"
+    )
+
+
+def test_a_decode_error_is_told_in_one_line_with_a_count_of_the_rest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(args: object, out: object) -> int:
+        raise DecodeError(("bad face @ $.events[0].face", "bad seat @ $.events[1].seat"))
+
+    monkeypatch.setattr(watch, "validate", broken)
+    assert run("validate", "game.json")[0] == 1
+    assert capsys.readouterr().err == (
+        "avanti: cannot decode document (bad face @ $.events[0].face) and 1 more problem\n"
+    )
+    long = "x" * 300
+    assert problems(DecodeError((f"{long} @ $.setup",)), width=20) == f"({'x' * 17}... @ $.setup)"
+    assert problems(DecodeError(("no path", "a", "b"))) == "(no path) and 2 more problems"
+    assert problems(DecodeError(())) == "(no problem named)"
 
 
 def test_validate_names_a_log_that_does_not_fit_its_setup(
@@ -123,7 +205,7 @@ def test_replay_prints_each_command_and_its_events(tmp_path: Path) -> None:
     path = saved_game(tmp_path)
     code, text = run("replay", str(path))
     assert code == 0
-    assert "1. Ann: roll the die" in text
+    assert "1. Ann: roll ─" in text
     assert "Ann rolls orange." in text
     assert "The game ends with" in text.splitlines()[-1]
 
@@ -132,11 +214,11 @@ def test_replay_step_waits_for_enter_and_stops_on_q(tmp_path: Path) -> None:
     path = saved_game(tmp_path)
     code, text = run("replay", str(path), "--step", stdin="\n\nq\n")
     assert code == 0
-    assert "2. Bob: roll the die" in text
+    assert "2. Bob: roll ─" in text
     assert "3. Cy" not in text
     code, text = run("replay", str(path), "--step", stdin="\n")
     assert code == 0
-    assert "1. Ann: roll the die" in text
+    assert "1. Ann: roll ─" in text
     assert "2. Bob" not in text
 
 
@@ -156,7 +238,7 @@ def test_play_refuses_bad_input_saves_and_leaves_at_end_of_input(tmp_path: Path)
         stdin=f"x\n9\n\nsave\nsave {save}\n1\n",
     )
     assert code == 0
-    assert "'x' is not a command number" in text
+    assert "'x' names no legal command of seat 0; legal now: 'roll'" in text
     assert "9 is not on the list: choose 1 to 1." in text
     assert "Type the number of a command" in text
     assert "Say where: save FILE" in text
@@ -185,7 +267,7 @@ def test_play_shows_the_humans_choices_and_plays_to_the_end() -> None:
     )
     assert code == 0
     assert "Ann (seat 0), your move:" in text
-    assert "  1. roll the die" in text
+    assert "  1. roll  (roll the die)" in text
     assert "The game is over." in text
 
 
@@ -194,10 +276,10 @@ def test_play_offers_the_m6_choice_by_number() -> None:
         code, text = run(
             "play", "--game", "mare", "--players", "1", "--seed", str(seed), stdin="2\n1\n" * 100
         )
-        if "2. move the" in text:
+        if "2. move " in text:
             break
     assert code == 0
-    assert "1. move the " in text
+    assert re.search(r"1\. move (blue|orange|yellow|pink)  \(move the \1 fish \(M6\)\)", text)
     assert "The game is over." in text
 
 
@@ -220,10 +302,9 @@ def test_without_rich_the_command_line_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "rich", None)
     assert run("demo", "--game", "mare")[0] == 1
-    assert (
-        "the command line needs rich: python -m pip install 'avanti[cli]'"
-        in capsys.readouterr().err
-    )
+    err = capsys.readouterr().err
+    assert "the command line needs rich: run python -m pip install '.[cli]' in a checkout" in err
+    assert "avanti[cli]" not in err  # the package is on no index: install it from a checkout
 
 
 def test_play_rejects_seats_that_are_not_at_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -312,6 +393,23 @@ def test_simulate_says_when_matplotlib_is_missing(
     assert not (tmp_path / "p.png").exists()
 
 
+def test_simulate_says_how_to_install_matplotlib_from_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert run("simulate", "--game", "mare", "--plot", str(tmp_path / "p.png"))[0] == 1
+    err = capsys.readouterr().err
+    assert "python -m pip install '.[plot]' in a checkout of avanti" in err
+    assert "avanti[plot]" not in err  # the package is on no index
+
+
+def test_simulate_names_the_seat_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("simulate", "--players", "9")[0] == 1
+    assert capsys.readouterr().err == "avanti: Avanti takes 3 to 5 players, not 9\n"
+    assert run("simulate", "--game", "mare", "--bots", ",".join(["random"] * 7))[0] == 1
+    assert capsys.readouterr().err == "avanti: Avanti mare! takes 1 to 6 players, not 7\n"
+
+
 def test_simulate_refuses_a_bad_plan(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("simulate", "--game", "mare", "--games", "0")[0] == 1
     assert "at least one game" in capsys.readouterr().err
@@ -338,6 +436,28 @@ def test_odds_names_the_choices_for_a_bad_policy(capsys: pytest.CaptureFixture[s
     assert "closest-to-boat" in capsys.readouterr().err
     assert run("odds", "--variant", "wet")[0] == 1
     assert "red-only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate", "odds"])
+def test_game_has_help_and_shows_its_default(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(command, "--help")[0] == 0
+    help = " ".join(capsys.readouterr().out.split())  # argparse wraps lines to the terminal
+    default = "mare" if command == "odds" else "avanti"
+    assert f"which game (default: {default})" in help
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "validate", "odds"])
+def test_each_command_help_ends_with_examples(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(command, "--help")[0] == 0
+    examples = capsys.readouterr().out.split("\nexamples:\n")[1].splitlines()
+    assert 1 <= len(examples) <= 2
+    for line in examples:  # one example a line, line breaks kept; each one parses
+        assert line.startswith(f"  avanti {command} ")
+        assert _parser().parse_args(line.split()[1:]).command == command
 
 
 def test_bad_arguments_exit_with_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,13 @@ from rich.console import Console
 
 import avanti
 from avanti import autorama, mare
-from avanti.catalog import GAMES
-from avanti.cli import flagship, forsale, main
-from avanti.cli.render import board_for
+from avanti.autorama.terminal import draw as draw_autorama
+from avanti.autorama.terminal import explain as explain_autorama
+from avanti.autorama.terminal import header as autorama_header
+from avanti.avanti.terminal import explain as explain_avanti
+from avanti.catalog import GAMES, GameInfo
+from avanti.cli import main
+from avanti.cli.render import drawing_for
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str]:
@@ -62,7 +66,7 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
     assert "Isabella (seat 1), your move:" in text
     assert "Your hand: card" in text
     assert "(yellow: draw a card)" in text
-    assert ". drive: reveal your card and move" in text
+    assert ". drive  (drive: reveal your card and move)" in text
     assert "Isabella is dealt cards" in text
     assert "Jack is dealt 3 cards." in text  # another seat's cards stay hidden (A30)
     assert "Jack is dealt cards" not in text
@@ -72,10 +76,45 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
 def test_play_autorama_lists_bids_by_number() -> None:
     code, text = run("play", "--game", "autorama", "--human", "0", "--seed", "2", stdin="1\n" * 300)
     assert code == 0
-    assert "  1. pass: take the lowest advisor and half your bid back" in text
-    assert "  2. bid $0" in text
-    assert "Yours: cash 28" in text
+    assert "  1. pass  (pass: take the lowest advisor and half your bid back)" in text
+    assert "  2. bid 0  (bid $0)" in text
+    assert "  3. bid 1000  (bid $1,000)" in text
+    assert "Yours: cash $28,000;" in text  # money in dollars, as the bids are (F2)
     assert "The game is over." in text
+
+
+def test_autorama_header_reads_well_in_every_phase() -> None:
+    game = autorama.new_game(["Ann", "Bob", "Cy"], seed=5)
+    headers = [autorama_header(game.view(None))]
+    while not game.is_over:
+        game = game.execute(game.legal_commands()[-1])
+        headers.append(autorama_header(game.view(None)))
+    seen = list(dict.fromkeys(headers))
+    assert seen[0] == "Phase 1, round 1: hiring advisors"
+    assert "Phase 2, round 1: buying vehicles" in seen
+    assert "Phase 3, round 1: selling vehicles; offering vehicles face down" in seen
+    assert seen[-1] == "The game is over: every vehicle is sold"
+    assert not any(" of " in line for line in seen)  # no "Round 7 of over"
+
+
+def test_autorama_shows_money_in_dollars_everywhere() -> None:
+    game = autorama.new_game(["Ann", "Bob", "Cy"], seed=5)
+    game = game.execute(autorama.Bid(0, 3))
+    out = io.StringIO()
+    Console(file=out, width=100).print(draw_autorama(game.setup, game.view(0)))
+    text = out.getvalue()
+    assert "Yours: cash $28,000;" in text
+    assert "$3,000" in text  # Ann's bid in the table
+    assert "Bid ($k)" not in text
+    while game.view(None).phase is not autorama.Phase.SELLING:
+        game = game.execute(game.legal_commands()[0])
+    out = io.StringIO()
+    Console(file=out, width=100).print(draw_autorama(game.setup, game.view(0)))
+    table = next(line for line in out.getvalue().splitlines() if line.startswith("On the table"))
+    checks = ", ".join(autorama.dollars(check) for check in game.view(None).table)
+    assert table == f"On the table (checks): {checks}"
+    with pytest.raises(autorama.IllegalCommand, match=r"cannot exceed your cash \(\$"):
+        autorama.new_game(["Ann", "Bob", "Cy"], seed=5).execute(autorama.Bid(0, 29))
 
 
 def test_replay_as_a_seat_hides_what_that_seat_did_not_see(tmp_path: Path) -> None:
@@ -232,15 +271,21 @@ class TinyView:
 
 
 def test_a_game_without_a_drawing_gets_its_view_as_a_list() -> None:
-    board = board_for("no-such-game")
+    info = GameInfo(
+        name="tiny",
+        title="Tiny",
+        package="json",
+        min_players=1,
+        max_players=2,
+        default_players=("Ann",),
+    )
+    board = drawing_for(info)
     out = io.StringIO()
     Console(file=out, width=60).print(board.draw(None, TinyView(1, 42)))
     assert out.getvalue().split() == ["seat", "1", "score", "42"]
     assert board.after(("an event",))
     assert not board.after(())
-    assert board.command(None, TinyView(1, 42)) == "TinyView score=42"
-    assert board.command(None, mare.MoveFish(0, mare.Fish.BLUE)) == "MoveFish fish=blue"
-    assert board.command(None, "plain") == "str"
+    assert board.explain(None, mare.MoveFish(0, mare.Fish.BLUE)) == ""
 
 
 def test_every_game_names_a_full_table_with_distinct_names() -> None:
@@ -253,10 +298,10 @@ def test_every_game_names_a_full_table_with_distinct_names() -> None:
     assert GAMES["mare"].player_names(6) == ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
-def test_commands_are_put_in_words_for_the_player() -> None:
+def test_commands_are_explained_in_words_for_the_player() -> None:
     setup = avanti.new_game(["Ann", "Bob", "Cy"], seed=1).setup
     words = [
-        flagship.command(setup, c)
+        explain_avanti(setup, c)
         for c in (
             avanti.PlaceEventMarker(0, 3),
             avanti.PlaceEventMarker(0, 6),
@@ -276,7 +321,7 @@ def test_commands_are_put_in_words_for_the_player() -> None:
     ]
     sale = autorama.new_game(["Ann", "Bob", "Cy"], seed=1).setup
     words = [
-        forsale.command(sale, c)
+        explain_autorama(sale, c)
         for c in (
             autorama.PlayAdvisor(0, 14, True),
             autorama.Offer(0, (12,)),
@@ -294,3 +339,15 @@ def test_commands_are_put_in_words_for_the_player() -> None:
         "use a Mechanic: take the second-lowest check",
         "keep your Mechanics: take the lowest check",
     ]
+
+
+def test_play_avanti_reads_quit_as_the_a14_command_and_leave_as_leaving() -> None:
+    """A9, A14: in Avanti "quit" is a command (leave the run), so the prompt plays it; "leave"
+    leaves the game."""
+    code, text = run(
+        "play", "--human", "0", "--seed", "1", "--players", "3", stdin="1\n1\nquit\nleave\n"
+    )
+    assert code == 0
+    assert "  2. quit  (quit this delivery run)" in text
+    assert "Jack> quit\nJack quits this run." in text
+    assert text.rstrip().endswith("Jack> leave\nLeaving the game.")

@@ -147,6 +147,20 @@ def test_redacted_event_stream_hides_other_bonuses() -> None:
     assert game.view(None).bonus is None
 
 
+@pytest.mark.parametrize("seat", [2, 7, -1, True, 1.0, "0"])
+def test_view_and_events_for_refuse_a_seat_not_at_the_table(seat: object) -> None:
+    game = toy.new_game(["Ann", "Bob"], seed=3)
+    for look in (game.view, game.events_for):
+        with pytest.raises(core.IllegalCommand) as refused:
+            look(seat)  # type: ignore[arg-type]  # not a seat, on purpose
+        assert refused.value.reason is core.CoreReason.NO_SUCH_SEAT
+        assert str(refused.value) == (
+            f"there is no seat {seat!r}: the seats are 0 to 1, or None for a spectator"
+        )
+    assert game.view(None).bonus is None  # a spectator stays welcome
+    assert game.events_for(None) == game.events_for()
+
+
 def test_replay_detects_a_tampered_roll() -> None:
     game = play(seed=11, choices=[0])
     index = next(i for i, e in enumerate(game.events) if isinstance(e, toy.Rolled))
@@ -180,7 +194,7 @@ def test_json_document_shape() -> None:
     game = toy.new_game(["Ann"], seed=2).execute(toy.Wait(0))
     data = json.loads(game.dumps())
     assert data == {
-        "format": "avanti.toy",
+        "format": "toy",
         "version": 1,
         "setup": {"players": ["Ann"], "seed": 2, "goal": 10},
         "events": [
@@ -242,11 +256,11 @@ def test_invalid_setup_in_a_document_is_a_decode_error() -> None:
 
 def test_upcasters_bring_old_documents_forward() -> None:
     codec: core.Codec[toy.Setup, toy.Command, toy.Event] = core.Codec(
-        format="avanti.toy",
+        format="toy",
         version=2,
         setup_type=toy.Setup,
-        command_types=(toy.Roll, toy.Wait),
-        event_types=(toy.BonusDealt, toy.Rolled, toy.Waited, toy.Won),
+        commands=toy.COMMANDS,
+        events=toy.EVENTS,
         upcasters={1: lambda d: {**d, "version": 2, "setup": {**d["setup"], "goal": 12}}},
     )
     old = json.loads(toy.new_game(["Ann"], seed=2).dumps())

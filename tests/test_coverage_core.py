@@ -24,11 +24,11 @@ class Measure:
 
 
 CODEC: core.Codec[toy.Setup, toy.Command, toy.Event] = core.Codec(
-    format="avanti.toy",
+    format="toy",
     version=2,
     setup_type=toy.Setup,
-    command_types=(toy.Roll, toy.Wait),
-    event_types=(toy.BonusDealt, toy.Rolled, toy.Waited, toy.Won),
+    commands=toy.COMMANDS,
+    events=toy.EVENTS,
     upcasters={1: lambda d: {**d, "version": 2, "setup": {**d["setup"], "goal": d["goal"]}}},
 )
 
@@ -106,7 +106,7 @@ def test_the_driver_stops_a_game_that_does_not_end() -> None:
 
 def test_a_document_without_setup_or_events_names_both() -> None:
     with pytest.raises(core.DecodeError) as refused:
-        toy.CODEC.read_document({"format": "avanti.toy", "version": 1})
+        toy.CODEC.read_document({"format": "toy", "version": 1})
     assert refused.value.errors == (
         "required field missing @ $.setup",
         "expected a list of events, got null @ $.events",

@@ -1,7 +1,12 @@
 """The games this library knows, for tools that work with any of them (the CLI, bots, benchmarks).
 
-Each entry names a game module that offers the common entry points (``new_game``, ``Game``,
-``loads``, ``describe``, ...). Modules are imported only when asked for.
+Each game has one name, used everywhere: its catalog key, the command line's ``--game``, its
+documents' ``format`` and the last part of its package (``avanti.mare`` is the game ``mare``).
+A game's package offers the common entry points (``new_game``, ``Game``, ``loads``, ``describe``,
+...), a ``bots`` module with its ``KIT`` and, optionally, a ``terminal`` module with its
+``DRAWING``. Packages are imported only when asked for.
+
+Adding a game means one package and one entry: ``register(GameInfo(...))`` (see CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -10,40 +15,57 @@ import importlib
 import json
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from avanti.core.codec import parse_json
 from avanti.core.errors import DecodeError
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameInfo", "game_info", "info_for_document"]
+if TYPE_CHECKING:
+    from avanti.core.bots import GameKit
+    from avanti.core.terminal import Drawing
+
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "GameInfo",
+    "game_info",
+    "info_for_document",
+    "register",
+    "unregister",
+]
 
 
 EXTRA_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 """Names for seats beyond a game's default table."""
 
 
-@frozen
+@frozen(kw_only=True)
 class GameInfo:
-    """One game: its short name, title, module, seat limits, default player names and bot kit.
+    """One game: its name, title, package, seat limits and default player names.
 
-    ``kit`` names the module whose ``KIT`` (an :class:`avanti.bots.kit.GameKit`) holds the
-    game's heuristic bot and its sampler of hidden states for the search bot.
+    ``name`` is the game's one name (catalog key, ``--game``, document ``format``); ``package``
+    the module that holds everything about it. ``formats`` lists older document format names
+    that its ``loads`` still reads (documents are always written under ``name``).
     """
 
     name: str
     title: str
-    module: str
-    format: str
+    package: str
     min_players: int
     max_players: int
     default_players: tuple[str, ...]
-    kit: str
+    formats: tuple[str, ...] = ()
+
+    @property
+    def format(self) -> str:
+        """The ``format`` field of this game's documents: its name."""
+        return self.name
 
     def load(self) -> ModuleType:
-        """Import the game's module."""
-        return importlib.import_module(self.module)
+        """Import the game's package."""
+        return importlib.import_module(self.package)
 
     def new_game(self, players: Sequence[str], seed: int) -> Any:
         """Start a game of this kind with default options."""
@@ -67,51 +89,83 @@ class GameInfo:
         extra = (name for name in EXTRA_NAMES if name not in self.default_players)
         return (*self.default_players, *extra)[:wanted]
 
-    def load_kit(self) -> Any:
-        """Import the game's bot kit (an :class:`avanti.bots.kit.GameKit`)."""
-        return importlib.import_module(self.kit).KIT
+    def load_kit(self) -> GameKit:
+        """The game's bot kit: ``KIT`` in its package's ``bots`` module."""
+        kit: GameKit = importlib.import_module(f"{self.package}.bots").KIT
+        return kit
+
+    def load_drawing(self) -> Drawing | None:
+        """The game's terminal drawing (``DRAWING`` in its ``terminal`` module), if it has one."""
+        try:
+            module = importlib.import_module(f"{self.package}.terminal")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.terminal":
+                raise
+            return None
+        drawing: Drawing = module.DRAWING
+        return drawing
 
 
-GAMES: dict[str, GameInfo] = {
-    "avanti": GameInfo(
-        "avanti",
-        "Avanti",
-        "avanti",
-        "avanti",
-        3,
-        5,
-        ("Jack", "Isabella", "Tina", "Steve"),
-        "avanti.bots.flagship",
-    ),
-    "mare": GameInfo(
-        "mare",
-        "Avanti mare!",
-        "avanti.mare",
-        "avanti.mare",
-        1,
-        6,
-        ("Ann", "Bob", "Cy"),
-        "avanti.bots.mare",
-    ),
-    "autorama": GameInfo(
-        "autorama",
-        "For Sale: Autorama",
-        "avanti.autorama",
-        "avanti.autorama",
-        3,
-        6,
-        ("Isaac", "Becky", "Chloe", "Dave"),
-        "avanti.bots.forsale",
-    ),
-}
-"""Every game by its short name."""
+GAMES: dict[str, GameInfo] = {}
+"""Every game by its name. Change it only through :func:`register` and :func:`unregister`."""
 
-DEFAULT_GAME = "avanti" if "avanti" in GAMES else "mare"
-"""The game the command line plays when none is named: the flagship once it is here."""
+
+def register(info: GameInfo) -> None:
+    """Add a game to the catalog (under ``info.name``); the command line then offers it.
+
+    :raises ValueError: the name, or one of its document formats, is taken.
+    """
+    taken = {name for other in GAMES.values() for name in (other.name, *other.formats)}
+    for name in (info.name, *info.formats):
+        if name in taken:
+            raise ValueError(f"a game named {name!r} is in the catalog already")
+    GAMES[info.name] = info
+
+
+def unregister(name: str) -> None:
+    """Take a game out of the catalog (for tests and plug-ins that come and go)."""
+    del GAMES[name]
+
+
+register(
+    GameInfo(
+        name="avanti",
+        title="Avanti",
+        package="avanti.avanti",
+        min_players=3,
+        max_players=5,
+        default_players=("Jack", "Isabella", "Tina", "Steve"),
+    )
+)
+register(
+    GameInfo(
+        name="mare",
+        title="Avanti mare!",
+        package="avanti.mare",
+        min_players=1,
+        max_players=6,
+        default_players=("Ann", "Bob", "Cy"),
+        formats=("avanti.mare",),
+    )
+)
+register(
+    GameInfo(
+        name="autorama",
+        title="For Sale: Autorama",
+        package="avanti.autorama",
+        min_players=3,
+        max_players=6,
+        default_players=("Isaac", "Becky", "Chloe", "Dave"),
+        formats=("avanti.autorama",),
+    )
+)
+
+DEFAULT_GAME = "avanti"
+"""The game the command line plays when none is named: the flagship."""
 
 
 def game_info(name: str) -> GameInfo:
-    """The entry for a short name; raises ``KeyError`` listing the known names."""
+    """The entry for a name; raises ``KeyError`` listing the known names."""
     try:
         return GAMES[name]
     except KeyError:
@@ -123,7 +177,7 @@ def info_for_document(text: str | bytes) -> GameInfo:
     data = parse_json(text)
     fmt = data.get("format") if isinstance(data, dict) else None
     for info in GAMES.values():
-        if info.format == fmt:
+        if fmt == info.name or fmt in info.formats:
             return info
-    known = ", ".join(json.dumps(i.format) for i in GAMES.values())
+    known = ", ".join(json.dumps(name) for name in GAMES)
     raise DecodeError((f"'format' must be one of {known}, got {json.dumps(fmt)[:40]} @ $.format",))

@@ -1,8 +1,9 @@
 """Playthrough transcripts: a whole game as text a person can read and review.
 
-After every command a transcript shows the command, the events it caused (in plain English and as
-data), what each seat and a spectator may see, and the legal commands. Checked-in transcripts are
-compared by the tests, so any change in behaviour shows up as a readable diff.
+After every command a transcript shows the command (in the game's notation and as data), the
+events it caused (in plain English and as data), what each seat and a spectator may see, and the
+legal commands (notation and data). Checked-in transcripts are compared by the tests, so any
+change in behaviour shows up as a readable diff.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ def _state_block(info: GameInfo, game: Any, seats: int) -> list[str]:
         lines.append(f"  {label}: {_data(codec, game.view(seat))}")
     legal = game.legal_commands()
     lines.append(f"legal commands ({len(legal)}):")
-    lines.extend(f"  {json.dumps(codec.command_to_data(c), sort_keys=True)}" for c in legal)
+    lines.extend(
+        f"  {game.notation(c)}: {json.dumps(codec.command_to_data(c), sort_keys=True)}"
+        for c in legal
+    )
     return lines
 
 
@@ -58,7 +62,8 @@ def playthrough(info: GameInfo, players: list[str], seed: int) -> str:
         codec = step.game.rules().codec
         lines += [
             "",
-            f"## command {number}: {json.dumps(codec.command_to_data(step.command))}",
+            f"## command {number}: {game.notation(step.command)}: "
+            f"{json.dumps(codec.command_to_data(step.command))}",
             *_event_block(info, step.game, step.events),
             *_state_block(info, step.game, seats),
         ]

@@ -29,7 +29,7 @@ from tests.autorama.test_examples import final_round
 def test_document_names_its_format_and_version() -> None:
     game = play(new_game(["Ann", "Bob", "Cy"], seed=4), Pass(0))
     data = json.loads(dumps(game))
-    assert data["format"] == "avanti.autorama"
+    assert data["format"] == "autorama"
     assert data["version"] == 1
     assert loads(dumps(game)) == game
 

@@ -12,9 +12,11 @@ from avanti.autorama import (
     InvalidSetup,
     Phase,
     Scenario,
+    loads,
     new_game,
 )
 from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
+from avanti.core import DecodeError
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 
@@ -121,3 +123,13 @@ def test_player_names_must_be_given() -> None:
     with pytest.raises(InvalidSetup) as info:
         new_game(("Ann", "", "Cy"))
     assert info.value.rule == "F1"
+
+
+def test_f1_player_names_must_differ_exactly() -> None:
+    with pytest.raises(InvalidSetup, match="names must differ") as info:
+        new_game(("Ann", "Bob", "Bob"))
+    assert info.value.rule == "F1"
+    assert new_game(("Ann", "ann", "Bob")).setup.players == ("Ann", "ann", "Bob")
+    text = new_game(NAMES[:3]).dumps().replace('"Cy"', '"Bob"', 1)
+    with pytest.raises(DecodeError, match="F1: player names must differ"):
+        loads(text)  # a document read back is checked as new_game checks

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from avanti.core.errors import InvalidBoard
-from avanti.game.board import (
+from avanti.avanti.board import (
     DEFAULT_BOARD,
     Board,
     Space,
@@ -22,6 +21,7 @@ from avanti.game.board import (
     load_board,
     read_data,
 )
+from avanti.core.errors import InvalidBoard
 
 BOARDS = Path(__file__).resolve().parents[2] / "docs" / "boards"
 

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from avanti.core.errors import InvalidBoard
-from avanti.game.deck import (
+from avanti.avanti.deck import (
     DEFAULT_DECK,
     Deck,
     PowerCard,
@@ -21,6 +20,7 @@ from avanti.game.deck import (
     is_yellow,
     load_deck,
 )
+from avanti.core.errors import InvalidBoard
 
 BOARDS = Path(__file__).resolve().parents[2] / "docs" / "boards"
 

@@ -1,6 +1,6 @@
 """The fast paths give exactly what the plain definitions give (DESIGN "Performance principles").
 
-``decide`` and the fold work on a :class:`~avanti.game.state.Draft`; the ruleset's ``execute``
+``decide`` and the fold work on a :class:`~avanti.avanti.state.Draft`; the ruleset's ``execute``
 and ``fold`` skip work the core would repeat. Each must agree with ``decide`` followed by one
 ``evolve`` per event, on every command of many random games.
 """
@@ -27,12 +27,12 @@ from avanti import (
     evolve,
     legal_commands,
 )
-from avanti.game.decide import decide_and_evolve
-from avanti.game.evolve import fold
-from avanti.game.legal import affordable_steps
-from avanti.game.positions import atm_owners, clockwise, standings
-from avanti.game.rules import RULES
-from avanti.game.state import Draft, Phase, Table
+from avanti.avanti.decide import decide_and_evolve
+from avanti.avanti.evolve import fold
+from avanti.avanti.legal import affordable_steps
+from avanti.avanti.positions import atm_owners, clockwise, standings
+from avanti.avanti.rules import RULES
+from avanti.avanti.state import Draft, Phase, Table
 from tests.avanti.support import NAMES
 
 

@@ -30,7 +30,7 @@ from avanti import (
     Space,
     TollPaid,
 )
-from avanti.game.positions import standings
+from avanti.avanti.positions import standings
 from tests.avanti.support import drive_round, lay, new_events, of_type, scenario_game
 
 

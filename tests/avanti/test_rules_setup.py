@@ -35,6 +35,16 @@ def test_a1_players_need_names() -> None:
         avanti.new_game(["Ann", "", "Cy"])
 
 
+def test_a1_player_names_must_differ_exactly() -> None:
+    with pytest.raises(InvalidSetup, match="names must differ") as error:
+        avanti.new_game(["Ann", "Bob", "Ann"])
+    assert error.value.rule == "A1"
+    assert avanti.new_game(["Ann", "ann", "Bob"]).setup.players == ("Ann", "ann", "Bob")
+    text = avanti.new_game(["Ann", "Bob", "Cy"]).dumps().replace('"Cy"', '"Ann"', 1)
+    with pytest.raises(avanti.DecodeError, match="A1: player names must differ"):
+        avanti.loads(text)  # a document read back is checked as new_game checks
+
+
 def test_a2_everyone_starts_with_5000() -> None:
     game = avanti.new_game(NAMES[:4])
     assert game.state.cash == (5000, 5000, 5000, 5000)

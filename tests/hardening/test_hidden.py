@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from avanti import CoreReason, IllegalCommand
 from tests.hardening.games import SPECS
 from tests.hardening.spec import BIG_SEEDS, GameSpec, histories, numbers_in, played, seen_by
 
@@ -70,9 +71,16 @@ def test_a_game_without_hidden_events_shows_every_seat_the_whole_log(
 def test_a_seat_not_at_the_table_sees_what_a_spectator_sees(
     spec: GameSpec, data: st.DataObject
 ) -> None:
-    """``view(-1)`` must not be the last seat's view (Python's negative index), nor fail."""
+    """The ruleset's ``view(state, -1)`` must not be the last seat's view (Python's negative
+    index), nor fail; ``Game.view`` and ``Game.events_for`` refuse such a seat outright."""
     game = data.draw(played(spec, most=150), label="game")
     n = spec.seats(game)
     seat = data.draw(st.one_of(st.integers(-n - 2, -1), st.integers(n, n + 3)), label="seat")
-    assert attrs.evolve(game.view(seat), seat=None) == game.view(None)
-    assert game.events_for(seat) == game.events_for(None)
+    rules = game.rules()
+    assert attrs.evolve(rules.view(game.state, seat), seat=None) == game.view(None)
+    redacted = (rules.redact(event, seat) for event in game.events)
+    assert tuple(event for event in redacted if event is not None) == game.events_for(None)
+    for look in (game.view, game.events_for):
+        with pytest.raises(IllegalCommand) as refused:
+            look(seat)
+        assert refused.value.reason is CoreReason.NO_SUCH_SEAT

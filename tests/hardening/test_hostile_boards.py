@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from avanti import DEFAULT_BOARD, DEFAULT_DECK, InvalidBoard
-from avanti.game.board import board_from_data, board_to_data, load_board
-from avanti.game.deck import deck_from_data, deck_to_data, load_deck
+from avanti.avanti.board import board_from_data, board_to_data, load_board
+from avanti.avanti.deck import deck_from_data, deck_to_data, load_deck
 from tests.hardening.test_hostile import JSON, KINDS, mutation
 
 BOARD = board_to_data(DEFAULT_BOARD)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -206,10 +207,14 @@ class GameMachine(RuleBasedStateMachine):
         assert kind.loads(game.dumps(indent=2)) == game
 
 
+run: Callable[..., None] = run_state_machine_as_test
+"""Hypothesis's runner (typed here: some of its releases leave it unannotated)."""
+
+
 def machine_for(spec: GameSpec) -> type[GameMachine]:
     return type(f"{spec.name.title()}Machine", (GameMachine,), {"spec": spec})
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=str)
 def test_state_machine(spec: GameSpec) -> None:
-    run_state_machine_as_test(machine_for(spec), settings=settings())
+    run(machine_for(spec), settings=settings())

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from avanti import CoreReason, IllegalCommand, InvalidBoard, autorama
-from avanti.game.board import board_from_data
-from avanti.game.deck import deck_from_data
+from avanti.avanti.board import board_from_data
+from avanti.avanti.deck import deck_from_data
 from tests import toy
 
 
@@ -85,14 +85,20 @@ def test_an_empty_key_in_a_board_or_deck_file_is_named(
 @pytest.mark.parametrize("seat", [-1, -3, 3, 9])
 def test_autorama_shows_a_seat_not_at_the_table_no_hand(seat: int) -> None:
     # view(-1) was the last seat's view, cash and hand included; view(3) raised IndexError.
+    # Game.view now refuses such a seat; the ruleset's view still shows it no hand.
     game = autorama_until(lambda g: bool(g.state.phase is autorama.Phase.BUYING))
-    view = game.view(seat)
+    view = game.rules().view(game.state, seat)
     assert view.cash is None
     assert view.advisors == view.vehicles == view.checks == ()
     assert view.seat == seat
+    with pytest.raises(IllegalCommand) as refused:
+        game.view(seat)
+    assert refused.value.reason is CoreReason.NO_SUCH_SEAT
 
 
 @pytest.mark.parametrize("seat", [-1, 2])
 def test_the_toy_shows_a_seat_not_at_the_table_no_bonus(seat: int) -> None:
     game = toy.new_game(["Ann", "Bob"], seed=3)
-    assert game.view(seat).bonus is None
+    assert game.rules().view(game.state, seat).bonus is None
+    with pytest.raises(IllegalCommand, match=f"there is no seat {seat}: the seats are 0 to 1"):
+        game.view(seat)

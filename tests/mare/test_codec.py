@@ -35,7 +35,7 @@ def document() -> dict[str, Any]:
 
 def test_the_document_names_its_format_and_version() -> None:
     data = document()
-    assert (data["format"], data["version"]) == ("avanti.mare", 1)
+    assert (data["format"], data["version"]) == ("mare", 1)
     assert data["setup"] == {
         "players": ["Ann", "Bob"],
         "sides": ["fish-friends", "fisher-fans"],

@@ -85,6 +85,13 @@ def test_m2_bad_setups_are_refused(
     assert words in str(caught.value)
 
 
+def test_m2_player_names_must_differ_exactly() -> None:
+    assert new_game(["Ann", "ann"]).setup.players == ("Ann", "ann")  # case counts: two players
+    text = new_game(["Ann", "Bob"]).dumps().replace('"Bob"', '"Ann"', 1)
+    with pytest.raises(core.DecodeError, match="M2: player names must differ"):
+        Game.loads(text)  # a document read back is checked as new_game checks
+
+
 def test_m2_turns_go_clockwise_from_the_first_seat() -> None:
     game = new_game(["Ann", "Bob", "Cy"], seed=5, first=2)
     seats = []
@@ -200,7 +207,7 @@ def test_m8_all_fish_free_ends_the_game_for_the_fish() -> None:
     state = built(fish=(SEA, SEA, SEA, 11), boat=7, face=Face.PINK)
     after, events = execute(state, Roll(ANN))
     assert events[-1] == GameEnded(Result.FISH, free=4, caught=0)
-    assert outcome(after) == Outcome(4, 0, Result.FISH, Side.FISH_FRIENDS, (ANN,))
+    assert outcome(after) == Outcome(4, 0, Result.FISH, Side.FISH_FRIENDS, (ANN,), (1.0, 0.0))
     assert legal_commands(after) == ()
 
 
@@ -209,7 +216,7 @@ def test_m8_all_fish_caught_ends_the_game_for_the_fishers() -> None:
     after, events = execute(state, Roll(ANN))
     assert events[-1] == GameEnded(Result.FISHERS, free=0, caught=4)
     # seats 0 and 2 back the fish, seat 1 the fishers
-    assert outcome(after) == Outcome(0, 4, Result.FISHERS, Side.FISHER_FANS, (1,))
+    assert outcome(after) == Outcome(0, 4, Result.FISHERS, Side.FISHER_FANS, (1,), (0.0, 1.0, 0.0))
 
 
 def test_m8_the_boat_reaching_the_sea_ends_the_game() -> None:
@@ -222,7 +229,7 @@ def test_m8_the_boat_reaching_the_sea_ends_the_game() -> None:
         GameEnded(Result.DRAW, free=2, caught=2),
     )
     assert after.boat == PIECES
-    assert outcome(after) == Outcome(2, 2, Result.DRAW, None, ())
+    assert outcome(after) == Outcome(2, 2, Result.DRAW, None, (), (0.0, 0.0))
 
 
 def test_m8_the_game_ends_when_no_fish_is_left_in_the_river() -> None:

@@ -49,7 +49,7 @@ def decide_play(state: GameState, command: PlayAdvisor) -> Emitter:
                 command,
             )
         if state.cash[seat] < BOOST_COST:
-            refuse(Reason.BOOST_UNAFFORDABLE, "a boost costs 3 in cash", "F10", command)
+            refuse(Reason.BOOST_UNAFFORDABLE, "a boost costs $3,000 in cash", "F10", command)
     em = Emitter(state)
     em.emit(AdvisorPlayed(seat, command.advisor, command.boost))
     if all(advisor is not None for advisor in em.state.played):

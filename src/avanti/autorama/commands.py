@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 __all__ = [
+    "COMMANDS",
     "Bid",
     "Command",
     "DeclineMechanic",
@@ -73,12 +76,16 @@ class DeclineMechanic:
 Command = Bid | Pass | PlayAdvisor | Offer | TakeBack | UseMechanic | DeclineMechanic
 """Every command of the game."""
 
-COMMAND_TYPES: tuple[type, ...] = (
-    Bid,
-    Pass,
-    PlayAdvisor,
-    Offer,
-    TakeBack,
-    UseMechanic,
-    DeclineMechanic,
-)
+COMMANDS: Mapping[str, type] = {
+    "Bid": Bid,
+    "Pass": Pass,
+    "PlayAdvisor": PlayAdvisor,
+    "Offer": Offer,
+    "TakeBack": TakeBack,
+    "UseMechanic": UseMechanic,
+    "DeclineMechanic": DeclineMechanic,
+}
+"""Every command class by its wire tag: the ``type`` field of its JSON. A tag is part of the
+stored format and never changes, even if the class is renamed."""
+
+COMMAND_TYPES: tuple[type, ...] = tuple(COMMANDS.values())

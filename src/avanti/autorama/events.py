@@ -6,9 +6,12 @@ sets them to ``None`` for seats that may not see them. Amounts are in thousands 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 __all__ = [
+    "EVENTS",
     "AdvisorHired",
     "AdvisorPlayed",
     "AdvisorsRevealed",
@@ -225,24 +228,28 @@ Event = (
 )
 """Every event of the game."""
 
-EVENT_TYPES: tuple[type, ...] = (
-    DecksShuffled,
-    AdvisorsRevealed,
-    BidPlaced,
-    Passed,
-    AdvisorHired,
-    ConsultantPaid,
-    VehiclesRevealed,
-    AdvisorPlayed,
-    VehicleBought,
-    BonusReceived,
-    ChecksRevealed,
-    VehiclesOffered,
-    OffersRevealed,
-    VehicleTakenBack,
-    LawyerDiscarded,
-    MechanicUsed,
-    MechanicDeclined,
-    VehicleSold,
-    GameEnded,
-)
+EVENTS: Mapping[str, type] = {
+    "DecksShuffled": DecksShuffled,
+    "AdvisorsRevealed": AdvisorsRevealed,
+    "BidPlaced": BidPlaced,
+    "Passed": Passed,
+    "AdvisorHired": AdvisorHired,
+    "ConsultantPaid": ConsultantPaid,
+    "VehiclesRevealed": VehiclesRevealed,
+    "AdvisorPlayed": AdvisorPlayed,
+    "VehicleBought": VehicleBought,
+    "BonusReceived": BonusReceived,
+    "ChecksRevealed": ChecksRevealed,
+    "VehiclesOffered": VehiclesOffered,
+    "OffersRevealed": OffersRevealed,
+    "VehicleTakenBack": VehicleTakenBack,
+    "LawyerDiscarded": LawyerDiscarded,
+    "MechanicUsed": MechanicUsed,
+    "MechanicDeclined": MechanicDeclined,
+    "VehicleSold": VehicleSold,
+    "GameEnded": GameEnded,
+}
+"""Every event class by its wire tag: the ``type`` field of its JSON. A tag is part of the
+stored format and never changes, even if the class is renamed."""
+
+EVENT_TYPES: tuple[type, ...] = tuple(EVENTS.values())

@@ -59,7 +59,7 @@ def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Gam
 
 
 def dumps(game: Game, *, indent: int | None = None) -> str:
-    """The game as a JSON document (format ``"avanti.autorama"``, version 1).
+    """The game as a JSON document (format ``"autorama"``, version 1).
 
     The document holds the setup and the whole log, hidden facts included (F1): it is for
     storage, not for players.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from avanti.autorama.cards import Kind, kind_of
+from avanti.autorama.cards import Kind, dollars, kind_of
 from avanti.autorama.commands import Bid, Command, Pass
 from avanti.autorama.events import AdvisorHired, BidPlaced, ConsultantPaid, Passed
 from avanti.autorama.flow import Emitter, refuse
@@ -39,10 +39,15 @@ def decide_bid(state: GameState, command: Bid) -> Emitter:
     _check_turn(state, command, "F4")
     lowest = _lowest_legal_bid(state)
     if command.amount < lowest:
-        refuse(Reason.BID_TOO_LOW, f"the bid must be at least {lowest}", "F4", command)
+        refuse(Reason.BID_TOO_LOW, f"the bid must be at least {dollars(lowest)}", "F4", command)
     cash = state.cash[command.seat]
     if command.amount > cash:
-        refuse(Reason.BID_OVER_CASH, f"the bid cannot exceed your cash ({cash})", "F4", command)
+        refuse(
+            Reason.BID_OVER_CASH,
+            f"the bid cannot exceed your cash ({dollars(cash)})",
+            "F4",
+            command,
+        )
     em = Emitter(state)
     em.emit(BidPlaced(command.seat, command.amount))
     return em

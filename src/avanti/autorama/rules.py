@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from avanti.autorama.buying import decide_play, legal_buying
 from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
 from avanti.autorama.commands import (
-    COMMAND_TYPES,
+    COMMANDS,
     Bid,
     Command,
     DeclineMechanic,
@@ -19,7 +19,7 @@ from avanti.autorama.commands import (
     UseMechanic,
 )
 from avanti.autorama.events import (
-    EVENT_TYPES,
+    EVENTS,
     AdvisorPlayed,
     AdvisorsRevealed,
     BidPlaced,
@@ -36,6 +36,7 @@ from avanti.autorama.events import (
 from avanti.autorama.evolve import evolve, fold
 from avanti.autorama.flow import Emitter
 from avanti.autorama.hiring import decide_bid, decide_pass, legal_hiring
+from avanti.autorama.notation import notations
 from avanti.autorama.scoring import Outcome, score
 from avanti.autorama.selling import (
     decide_mechanic,
@@ -67,11 +68,12 @@ __all__ = [
 ]
 
 CODEC: Codec[Setup, Command, Event] = Codec(
-    format="avanti.autorama",
+    format="autorama",
+    formats=("avanti.autorama",),
     version=1,
     setup_type=Setup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
+    commands=COMMANDS,
+    events=EVENTS,
 )
 """JSON for this game's setups, commands, events, views and outcomes (format version 1)."""
 
@@ -364,6 +366,8 @@ class AutoramaRules:
     def outcome(self, state: GameState) -> Outcome | None:
         """See :func:`avanti.autorama.outcome`."""
         return outcome(state)
+
+    notations = staticmethod(notations)
 
     def cause(self, event: Event) -> Command | None:
         """See :func:`avanti.autorama.rules.cause`."""

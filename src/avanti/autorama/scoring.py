@@ -50,11 +50,13 @@ class Score:
 class Outcome:
     """The result of a finished game: every seat's score and the winners (F20).
 
-    ``winners`` holds more than one seat when the victory is shared.
+    ``winners`` holds more than one seat when the victory is shared. As in every game,
+    ``returns`` gives each seat 1.0 if it won (or shares the win) and 0.0 if not.
     """
 
     scores: tuple[Score, ...]
     winners: tuple[int, ...]
+    returns: tuple[float, ...]
 
 
 def _worth(advisor: int, check: int) -> int:
@@ -126,4 +128,5 @@ def score(state: _StateLike) -> Outcome:
     )
     best = max((s.total, s.cash) for s in scores)
     winners = tuple(s.seat for s in scores if (s.total, s.cash) == best)
-    return Outcome(scores, winners)
+    returns = tuple(1.0 if s.seat in winners else 0.0 for s in scores)
+    return Outcome(scores, winners, returns)

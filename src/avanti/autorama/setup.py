@@ -125,7 +125,8 @@ def _per_seat(value: tuple[tuple[int, ...], ...], players: int) -> tuple[tuple[i
 
 @frozen
 class Setup:
-    """The parameters of a game: player names (3-6, clockwise), seed, start player, options.
+    """The parameters of a game: player names (3-6, distinct, clockwise), seed, start player,
+    options.
 
     ``first`` is the start player of the first round (F3); ``scenario``, when given, replaces the
     shuffled decks with a built position.
@@ -141,6 +142,9 @@ class Setup:
 def validate(setup: Setup) -> None:
     """Check a setup against F1-F3 and, for a scenario, that its cards and hands fit together.
 
+    Player names must differ, compared exactly: ``"Ann"`` and ``"ann"`` are two players (names
+    are shown as given, never folded).
+
     :raises InvalidSetup: naming the rule the setup breaks.
     """
     n = len(setup.players)
@@ -148,6 +152,8 @@ def validate(setup: Setup) -> None:
         raise InvalidSetup(f"the game takes 3 to 6 players, not {n}", rule="F1")
     if not all(isinstance(name, str) and name for name in setup.players):
         raise InvalidSetup("every player needs a non-empty name", rule="F1")
+    if len(set(setup.players)) != n:
+        raise InvalidSetup(f"player names must differ, got {list(setup.players)}", rule="F1")
     if not 0 <= setup.first < n:
         raise InvalidSetup(f"the start player must be a seat from 0 to {n - 1}", rule="F3")
     if setup.scenario is not None:

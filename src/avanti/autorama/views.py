@@ -60,7 +60,8 @@ class View:
 def view(state: GameState, seat: int | None) -> View:
     """What ``seat`` may see now (F2, F8, F14); ``None`` is a spectator: public facts only.
 
-    A seat that is not at the table (``-1``, ``7``) sees what a spectator sees.
+    A seat that is not at the table (``-1``, ``7``) sees what a spectator sees here;
+    :meth:`Game.view <avanti.core.game.Game.view>` refuses such a seat before asking.
     """
     own = seat if type(seat) is int and 0 <= seat < state.players else None
     offers = tuple(

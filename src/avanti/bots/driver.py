@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from attrs import frozen
 
-from avanti.bots import Bot
+from avanti.core.bots import Bot
 from avanti.core.rng import Rng
 
-__all__ = ["Step", "next_seat", "play"]
+__all__ = ["Playable", "Step", "next_seat", "play"]
 
-GameT = TypeVar("GameT", bound="_PlayableGame")
+GameT = TypeVar("GameT")
+GameT_co = TypeVar("GameT_co", covariant=True)
+CommandT = TypeVar("CommandT")
+EventT = TypeVar("EventT")
+EventT_co = TypeVar("EventT_co", covariant=True)
+ViewT_co = TypeVar("ViewT_co", covariant=True)
 
 
 class _Seated(Protocol):
@@ -20,30 +25,46 @@ class _Seated(Protocol):
     def seat(self) -> int: ...
 
 
-class _PlayableGame(Protocol):
-    @property
-    def is_over(self) -> bool: ...
+class Playable(Protocol[GameT_co, CommandT, EventT_co, ViewT_co]):
+    """What the driver needs of a game: every :class:`avanti.core.Game` is one.
+
+    ``execute`` returns the game's own class (``GameT_co``), so a step's game has the type of the
+    game that was started.
+    """
 
     @property
-    def events(self) -> tuple[Any, ...]: ...
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        ...
 
-    def legal_commands(self) -> tuple[Any, ...]: ...
+    @property
+    def events(self) -> tuple[EventT_co, ...]:
+        """The event log."""
+        ...
 
-    def view(self, seat: int | None = None) -> Any: ...
+    def legal_commands(self, seat: int | None = None) -> Sequence[CommandT]:
+        """The commands that execute now."""
+        ...
 
-    def execute(self, command: Any, expected_version: int | None = None) -> Any: ...
+    def view(self, seat: int | None = None) -> ViewT_co:
+        """What ``seat`` may see."""
+        ...
+
+    def execute(self, command: CommandT, expected_version: int | None = None) -> GameT_co:
+        """The game after ``command``."""
+        ...
 
 
 @frozen
-class Step:
+class Step(Generic[GameT, CommandT, EventT]):
     """One executed command, the events it caused, and the game after it."""
 
-    command: Any
-    events: tuple[Any, ...]
-    game: Any
+    command: CommandT
+    events: tuple[EventT, ...]
+    game: GameT
 
 
-def next_seat(legal_commands: tuple[_Seated, ...]) -> int:
+def next_seat(legal_commands: Sequence[_Seated]) -> int:
     """The seat that acts next: the lowest seat with a legal command.
 
     Where several seats may act in any order (laying cards face down, investing), taking the
@@ -53,27 +74,28 @@ def next_seat(legal_commands: tuple[_Seated, ...]) -> int:
 
 
 def play(
-    game: GameT,
-    bots: Mapping[int, Bot[Any, Any]],
+    game: Playable[GameT, CommandT, EventT, Any],
+    bots: Mapping[int, Bot[Any, CommandT]],
     *,
     seed: int = 0,
     max_commands: int = 100_000,
-) -> Iterator[Step]:
+) -> Iterator[Step[GameT, CommandT, EventT]]:
     """Yield each step of ``game`` played by ``bots`` (seat -> bot) until it ends.
 
     The bots draw from their own generator, seeded with ``seed``; the game's own randomness stays
     in the game.
     """
     stream = Rng(seed).stream()
-    current: Any = game
+    current: Playable[GameT, CommandT, EventT, Any] = game
     for _ in range(max_commands):
         if current.is_over:
             return
         legal = current.legal_commands()
-        seat = next_seat(legal)
-        mine = tuple(command for command in legal if command.seat == seat)
+        seat = next_seat(legal)  # type: ignore[arg-type]  # every command names its seat
+        mine = tuple(c for c in legal if c.seat == seat)  # type: ignore[attr-defined]
         command = bots[seat].choose(current.view(seat), mine, stream)
         after = current.execute(command)
-        yield Step(command, after.events[len(current.events) :], after)
-        current = after
+        events: tuple[EventT, ...] = after.events[len(current.events) :]  # type: ignore[attr-defined]
+        yield Step(command, events, after)
+        current = after  # type: ignore[assignment]  # a game's execute returns its own class
     raise RuntimeError(f"the game did not end within {max_commands} commands")

@@ -73,8 +73,8 @@ class Plan:
                 raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
         if not info.min_players <= len(self.bots) <= info.max_players:
             raise ValueError(
-                f"{info.title} takes {info.min_players} to {info.max_players} players; "
-                f"{len(self.bots)} bots were given"
+                f"{info.title} takes {info.min_players} to {info.max_players} players, "
+                f"not {len(self.bots)} (one bot sits at each seat)"
             )
         if "search" in self.bots and kit_for(info).sampler is None:
             raise ValueError(f"{info.title} has no search bot (it offers no state sampler)")
@@ -113,7 +113,7 @@ def play_one(plan: Plan, index: int) -> GameRecord:
         index,
         seed,
         seating,
-        tuple(kit.winners(game.outcome)),
+        tuple(game.outcome.winners),
         len(game.events),
         commands,
         tuple(sorted(counts.items())),

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from avanti.bots import BOT_KINDS
 from avanti.catalog import DEFAULT_GAME, GAMES
-from avanti.core.errors import AvantiError
+from avanti.core.errors import AvantiError, DecodeError
 
 __all__ = ["main"]
 
@@ -29,10 +29,59 @@ INTERRUPTED = 130
 """The exit code after Ctrl-C, as shells report a program stopped by SIGINT."""
 
 
+GAME_HELP = "which game (default: %(default)s)"
+"""The help of ``--game``; argparse fills in the default (the usage line lists the choices)."""
+
+EXAMPLES = {
+    "demo": (
+        "avanti demo --game mare --seed 3",
+        "avanti demo --bots heuristic,random,random --save game.json",
+    ),
+    "play": (
+        "avanti play --game autorama --players 3 --human 0",
+        "avanti play --game mare --human 0,2 --bots random",
+    ),
+    "simulate": (
+        "avanti simulate --game mare --games 200 --bots heuristic,random --rotate",
+        "avanti simulate --players 4 --games 50 --json",
+    ),
+    "replay": ("avanti replay game.json --step", "avanti replay game.json --seat 1"),
+    "validate": ("avanti validate game.json",),
+    "odds": ("avanti odds --policy closest-to-boat --exact",),
+}
+"""One or two example command lines for each subcommand, shown at the end of its help."""
+
+
+def _epilog(command: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[command])
+
+
+def _add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str
+) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its examples, line breaks kept."""
+    return sub.add_parser(
+        name,
+        help=help,
+        description=help[:1].upper() + help[1:] + ("" if help.endswith("!") else "."),
+        epilog=_epilog(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _game_option(command: argparse.ArgumentParser, choices: list[str], default: str) -> None:
+    command.add_argument("--game", choices=choices, default=default, help=GAME_HELP)
+
+
 def _game_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
+    _game_option(command, sorted(GAMES), DEFAULT_GAME)
     command.add_argument("--seed", type=int, default=7, help="the game's seed (default 7)")
-    command.add_argument("--players", type=int, default=None, help="number of seats")
+    command.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of seats (default: one per bot named in --bots, else the game's usual table)",
+    )
     command.add_argument(
         "--iterations", type=int, default=None, help="the search bot's budget per decision"
     )
@@ -41,29 +90,39 @@ def _game_options(command: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     """The argument parser of the ``avanti`` command."""
     top = argparse.ArgumentParser(
-        prog="avanti", description="Play, watch, simulate and check games of Avanti and its kin."
+        prog="avanti",
+        description="Play, watch, simulate and check games of Avanti and its kin.",
+        epilog="'avanti COMMAND --help' shows a command's options and examples.",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     kinds = ", ".join(BOT_KINDS)
 
-    demo = sub.add_parser("demo", help="bots play one full game; watch what happens")
+    demo = _add_command(sub, "demo", "bots play one full game; watch what happens")
     _game_options(demo)
     demo.add_argument(
         "--bots", default="heuristic", help=f"one bot for all seats or one per seat ({kinds})"
     )
     demo.add_argument("--save", type=Path, default=None, help="write the game to this JSON file")
 
-    play = sub.add_parser("play", help="play at a table with bots")
+    play = _add_command(sub, "play", "play at a table with bots")
     _game_options(play)
     play.add_argument("--human", default="0", help="the seats people play, e.g. 0,2 (default 0)")
-    play.add_argument("--bots", default="heuristic", help=f"the bots at the other seats ({kinds})")
+    play.add_argument(
+        "--bots",
+        default="heuristic",
+        help=f"one bot for the other seats, or one per seat, human seats' skipped ({kinds})",
+    )
     play.add_argument("--resume", type=Path, default=None, help="go on with a saved game")
 
-    simulate = sub.add_parser("simulate", help="many games between bots, with win rates")
-    simulate.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
+    simulate = _add_command(sub, "simulate", "many games between bots, with win rates")
+    _game_option(simulate, sorted(GAMES), DEFAULT_GAME)
     simulate.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    simulate.add_argument("--bots", default=None, help="one bot per seat, e.g. heuristic,random")
-    simulate.add_argument("--players", type=int, default=None, help="seats, with a single bot")
+    simulate.add_argument(
+        "--bots", default=None, help="one bot per seat, e.g. heuristic,random (default random)"
+    )
+    simulate.add_argument(
+        "--players", type=int, default=None, help="number of seats, with a single bot"
+    )
     simulate.add_argument("--workers", type=int, default=None, help="processes (default: CPUs)")
     simulate.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default 0)")
     simulate.add_argument(
@@ -73,16 +132,16 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", action="store_true", help="print the results as JSON")
     simulate.add_argument("--plot", type=Path, default=None, help="draw win rates to a PNG file")
 
-    replay = sub.add_parser("replay", help="print a saved game command by command")
-    replay.add_argument("file", type=Path)
+    replay = _add_command(sub, "replay", "print a saved game command by command")
+    replay.add_argument("file", type=Path, help="a game saved as JSON")
     replay.add_argument("--step", action="store_true", help="wait for Enter between commands")
     replay.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
 
-    validate = sub.add_parser("validate", help="check a saved game (exit 0 when valid)")
-    validate.add_argument("file", type=Path)
+    validate = _add_command(sub, "validate", "check a saved game (exit 0 when valid)")
+    validate.add_argument("file", type=Path, help="a game saved as JSON")
 
-    odds = sub.add_parser("odds", help="the exact odds of Avanti mare!")
-    odds.add_argument("--game", choices=["mare"], default="mare")
+    odds = _add_command(sub, "odds", "the exact odds of Avanti mare!")
+    _game_option(odds, ["mare"], "mare")
     odds.add_argument("--policy", default="all", help="an M6 policy, or all (default)")
     odds.add_argument("--variant", default="rulebook", help="an M9 variant, or all")
     odds.add_argument("--exact", action="store_true", help="write out every fraction")
@@ -106,15 +165,20 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
 
 def _check_odds(args: argparse.Namespace) -> None:
-    if args.command != "odds":
-        return
-    from avanti.cli.odds import VARIANTS
-    from avanti.mare import POLICIES
+    if args.command == "odds":
+        from avanti.cli.odds import check
 
-    if args.policy != "all" and args.policy not in POLICIES:
-        raise ValueError(f"unknown policy {args.policy!r}; choose all, {', '.join(POLICIES)}")
-    if args.variant != "all" and args.variant not in VARIANTS:
-        raise ValueError(f"unknown variant {args.variant!r}; choose all, {', '.join(VARIANTS)}")
+        check(args)
+
+
+def _one_line(error: Exception) -> str:
+    """What went wrong, in one line: a :class:`DecodeError` gives its first problem and a count
+    of the rest, not one line per problem."""
+    if isinstance(error, DecodeError):
+        from avanti.cli.console import problems
+
+        return f"cannot decode document {problems(error)}"
+    return str(error.args[0] if isinstance(error, KeyError) and error.args else error)
 
 
 def main(
@@ -135,7 +199,8 @@ def main(
         import rich  # noqa: F401
     except ImportError:
         sys.stderr.write(
-            "avanti: the command line needs rich: python -m pip install 'avanti[cli]'\n"
+            "avanti: the command line needs rich: run python -m pip install '.[cli]' "
+            "in a checkout of avanti (or install rich)\n"
         )
         return 1
     try:
@@ -145,6 +210,5 @@ def main(
         sys.stderr.write("\navanti: interrupted\n")
         return INTERRUPTED
     except (AvantiError, OSError, ValueError, KeyError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        sys.stderr.write(f"avanti: {message}\n")
+        sys.stderr.write(f"avanti: {_one_line(error)}\n")
         return 1

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import enum
 from typing import TextIO
 
-import attrs
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-__all__ = ["command_text", "make_console", "say"]
+from avanti.core.errors import DecodeError
+
+__all__ = ["make_console", "problems", "say"]
 
 WIDTH = 100
 """The width used when the output is not a terminal (files, pipes, tests)."""
@@ -34,14 +34,18 @@ def say(console: Console, line: str | RenderableType = "", style: str | None = N
     console.print(text, soft_wrap=True)
 
 
-def command_text(command: object) -> str:
-    """A command in a few words: its kind and its fields but the seat (``MoveFish fish=blue``)."""
-    parts = [type(command).__name__]
-    kind = type(command)
-    if attrs.has(kind):
-        for field in attrs.fields(kind):
-            if field.name != "seat":
-                value = getattr(command, field.name)
-                shown = value.value if isinstance(value, enum.Enum) else value
-                parts.append(f"{field.name}={shown}")
-    return " ".join(parts)
+def problems(error: DecodeError, width: int = 120) -> str:
+    """The problems of a :class:`DecodeError` in one line: the first, in parentheses (cut to
+    about ``width`` characters, its JSON path kept), and how many more there are.
+
+    ``"(extra fields found (sides) @ $.setup) and 104 more problems"``
+    """
+    first = error.errors[0] if error.errors else "no problem named"
+    text, at, where = first.rpartition(" @ ")
+    if not at:
+        text, where = where, ""
+    if len(text) > width:
+        text = text[: width - 3].rstrip() + "..."
+    line = f"({text} @ {where})" if at else f"({text})"
+    more = len(error.errors) - 1
+    return line + (f" and {more} more problem{'s' if more != 1 else ''}" if more > 0 else "")

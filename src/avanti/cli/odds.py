@@ -11,7 +11,7 @@ from rich.table import Table
 from avanti.cli.console import make_console, say
 from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Options, Policy, odds
 
-__all__ = ["VARIANTS", "odds_command"]
+__all__ = ["VARIANTS", "check", "odds_command"]
 
 VARIANTS: dict[str, Options] = {
     "rulebook": Options(),
@@ -28,6 +28,14 @@ VARIANTS: dict[str, Options] = {
 
 SHORT = 12
 """The longest fraction (in characters) still written out beside its decimal."""
+
+
+def check(args: argparse.Namespace) -> None:
+    """Refuse an unknown ``--policy`` or ``--variant`` before any work is done."""
+    if args.policy != "all" and args.policy not in POLICIES:
+        raise ValueError(f"unknown policy {args.policy!r}; choose all, {', '.join(POLICIES)}")
+    if args.variant != "all" and args.variant not in VARIANTS:
+        raise ValueError(f"unknown variant {args.variant!r}; choose all, {', '.join(VARIANTS)}")
 
 
 def _cell(value: Fraction) -> str:

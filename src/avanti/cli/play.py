@@ -1,9 +1,10 @@
 """``avanti play``: people and bots at one table, in the terminal.
 
 Human seats see only their own view and the events as their seat may see them; the legal
-commands are listed by number and a number picks one. ``save FILE`` writes the game to JSON at
-any prompt (``avanti play --resume FILE`` goes on with it), ``help`` lists the inputs, ``quit``
-leaves. Bad input is refused with the reason and asked again.
+commands are listed by number with their notation, and a number or the notation picks one.
+``save FILE`` writes the game to JSON at any prompt (``avanti play --resume FILE`` goes on with
+it), ``help`` lists the inputs, ``quit`` leaves. Bad input is refused with the reason and asked
+again.
 """
 
 from __future__ import annotations
@@ -19,16 +20,21 @@ from avanti.bots.driver import next_seat
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
-from avanti.cli.render import board_for
-from avanti.cli.watch import bot_kinds, load
+from avanti.cli.render import drawing_for
+from avanti.cli.watch import bot_kinds, load, seat_count
+from avanti.core.errors import IllegalCommand
 from avanti.core.rng import Rng
 
 __all__ = ["parse_seats", "play"]
 
 HELP = (
-    "Type the number of a command to play it; 'save FILE' writes the game to a JSON file; "
-    "'quit' leaves (end of input and Ctrl-C do too)."
+    "Type the number of a command, or the command itself as listed (such as 'drive' or "
+    "'bid 5000'), to play it; 'save FILE' writes the game to a JSON file; "
+    "'leave' leaves (end of input and Ctrl-C do too)."
 )
+
+LEAVE = frozenset({"leave", "exit", "quit", "q"})
+"""Words that leave the game, unless the game reads them as a command (Avanti's ``quit``)."""
 
 
 def parse_seats(text: str, seats: int) -> frozenset[int]:
@@ -54,7 +60,7 @@ class _Table:
         self.game = game
         self.humans = humans
         self.bots = bots
-        self.board = board_for(info.name)
+        self.board = drawing_for(info)
         self.shown: dict[int | None, int] = dict.fromkeys(humans or (None,), 0)
 
     def catch_up(self, console: Console, seat: int | None) -> None:
@@ -75,7 +81,8 @@ def _human_turn(
     console.print(table.board.draw(game.setup, game.view(seat)))
     say(console, f"{name} (seat {seat}), your move:", style="bold")
     for number, command in enumerate(mine, start=1):
-        say(console, f"  {number}. {table.board.command(game.setup, command)}")
+        words = table.board.explain(game.setup, command)
+        say(console, f"  {number}. {game.notation(command)}" + (f"  ({words})" if words else ""))
     while True:
         console.print(f"{name}> ", end="", markup=False, highlight=False)
         line = inp.readline()
@@ -86,23 +93,25 @@ def _human_turn(
             say(console, "End of input: leaving the game.")
             return None
         text = line.strip()
-        if text.lower() in {"quit", "exit", "q"}:
-            say(console, "Leaving the game.")
-            return None
         if text.lower() in {"help", "?", ""}:
             say(console, HELP)
             continue
         if text.split(maxsplit=1)[0].lower() == "save":
             _save(console, game, text)
             continue
-        if not text.isdigit():
-            say(console, f"{text!r} is not a command number; {HELP}", style="red")
-            continue
-        number = int(text)
-        if not 1 <= number <= len(mine):
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(mine):
+                return mine[number - 1]
             say(console, f"{number} is not on the list: choose 1 to {len(mine)}.", style="red")
             continue
-        return mine[number - 1]
+        try:
+            return game.parse_notation(text, seat)
+        except IllegalCommand as error:
+            if text.lower() in LEAVE:
+                say(console, "Leaving the game.")
+                return None
+            say(console, f"{error.message}. {HELP}", style="red")
 
 
 def _interactive(inp: TextIO) -> bool:
@@ -129,7 +138,8 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         info, game = load(args.resume)
     else:
         info = game_info(args.game)
-        game = info.new_game(info.player_names(args.players), seed=args.seed)
+        names = info.player_names(seat_count(info, args.bots, args.players))
+        game = info.new_game(names, seed=args.seed)
     seats = len(game.setup.players)
     humans = parse_seats(args.human, seats)
     kinds = bot_kinds(args.bots, seats)

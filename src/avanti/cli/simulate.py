@@ -16,7 +16,7 @@ from rich.table import Table
 from avanti.bots.simulate import GameRecord, Mean, Plan, Rate, Summary, run, summarize
 from avanti.catalog import game_info
 from avanti.cli.console import make_console, say
-from avanti.cli.watch import bot_kinds
+from avanti.cli.watch import bot_kinds, seat_count
 
 __all__ = ["plan_from", "simulate", "summary_data"]
 
@@ -28,8 +28,7 @@ def plan_from(args: argparse.Namespace) -> Plan:
     several = len([part for part in text.split(",") if part.strip()]) > 1
     if several and args.players is not None:
         raise ValueError("give either --players with one bot, or one bot per seat")
-    seats = text.count(",") + 1 if several else args.players or len(info.default_players)
-    kinds = bot_kinds(text, seats)
+    kinds = bot_kinds(text, seat_count(info, text, args.players))
     return Plan(args.game, tuple(kinds), args.games, args.seed, args.rotate, args.iterations)
 
 
@@ -103,8 +102,8 @@ def _pyplot() -> Any:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
         raise ValueError(
-            "--plot needs matplotlib, which is not installed: "
-            "python -m pip install 'avanti[plot]' (or matplotlib)"
+            "--plot needs matplotlib, which is not installed: run "
+            "python -m pip install '.[plot]' in a checkout of avanti (or install matplotlib)"
         ) from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -12,10 +13,11 @@ from rich.rule import Rule
 from avanti.bots.driver import play
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info, info_for_document
-from avanti.cli.console import make_console, say
-from avanti.cli.render import board_for
+from avanti.cli.console import make_console, problems, say
+from avanti.cli.render import drawing_for
+from avanti.core.errors import DecodeError
 
-__all__ = ["bot_kinds", "demo", "load", "replay", "validate"]
+__all__ = ["bot_kinds", "demo", "load", "replay", "seat_count", "validate"]
 
 
 def bot_kinds(text: str, seats: int) -> list[str]:
@@ -28,6 +30,17 @@ def bot_kinds(text: str, seats: int) -> list[str]:
     return kinds
 
 
+def seat_count(info: GameInfo, bots: str, players: int | None) -> int:
+    """How many seats a table has: ``players`` when given, else one per bot when ``bots`` names
+    several (``"heuristic,random,random"`` is three seats), else the game's usual table.
+
+    :raises ValueError: the count is outside the game's seat limits, naming them.
+    """
+    named = len([part for part in bots.split(",") if part.strip()])
+    seats = players if players is not None else named if named > 1 else None
+    return len(info.player_names(seats))
+
+
 def _outcome_line(info: GameInfo, game: Any) -> str:
     """The last event of a finished game, which says how it ended."""
     line: str = info.describe(game.events[-1], game.setup)
@@ -37,7 +50,7 @@ def _outcome_line(info: GameInfo, game: Any) -> str:
 def demo(args: argparse.Namespace, out: TextIO) -> int:
     """Bots play one seeded game; print every event and draw the table as it goes."""
     info = game_info(args.game)
-    names = list(info.player_names(args.players))
+    names = list(info.player_names(seat_count(info, args.bots, args.players)))
     game: Any = info.new_game(names, seed=args.seed)
     kinds = bot_kinds(args.bots, len(names))
     bots = {
@@ -45,7 +58,7 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
         for seat, kind in enumerate(kinds)
     }
     console = make_console(out)
-    board = board_for(info.name)
+    board = drawing_for(info)
     say(console, f"{info.title}: {', '.join(names)} (seed {args.seed})", style="bold")
     say(console, f"Bots: {', '.join(kinds)}")
     say(console)
@@ -69,22 +82,47 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def load(path: Path) -> tuple[GameInfo, Any]:
-    """Read a saved game of any kind in the catalog, checking its log against the rules."""
+    """Read a saved game of any kind in the catalog, checking its log against the rules.
+
+    :raises ValueError: the file is no game document, or does not decode as the game its
+        ``format`` names (a document of another game, say); the message is one line naming the
+        file, the game, the first problem and how many more there are.
+    :raises CorruptLog: the document decodes but its log does not fit its setup.
+    """
     text = path.read_bytes()
-    info = info_for_document(text)
-    return info, info.load().loads(text)
+    try:
+        info = info_for_document(text)
+    except DecodeError as error:
+        raise ValueError(f"{path}: not a game document {problems(error)}") from error
+    try:
+        return info, info.load().loads(text)
+    except DecodeError as error:
+        parts = [part for part in ("setup", "events") if _about(error, part)]
+        what = "the " + " and the ".join(parts) if parts else "the document"
+        verb = "do" if len(parts) > 1 or parts == ["events"] else "does"
+        raise ValueError(
+            f"{path}: not a valid {info.title} game: {what} {verb} not fit {problems(error)}"
+        ) from error
 
 
-def _commands(info: GameInfo, game: Any) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The log split into (command, its events); the opening events come first, as ``None``."""
+def _about(error: DecodeError, part: str) -> bool:
+    """Whether a problem lies in ``$.setup`` or ``$.events`` (each problem ends with its path)."""
+    return any(re.search(rf" @ \$\.{part}\b", problem) for problem in error.errors)
+
+
+def _commands(game: Any) -> list[tuple[Any, str, tuple[Any, ...]]]:
+    """The log split into (command, its notation, its events); the opening events come first,
+    with ``None`` for a command. Each notation is written in the state before its command."""
     rules = game.rules()
-    chunks: list[tuple[Any, list[Any]]] = [(None, [])]
+    chunks: list[tuple[Any, str, list[Any]]] = [(None, "", [])]
+    state, _ = rules.start(game.setup)
     for event in game.events:
         command = rules.cause(event)
         if command is not None:
-            chunks.append((command, []))
-        chunks[-1][1].append(event)
-    return [(command, tuple(events)) for command, events in chunks]
+            chunks.append((command, rules.notations(state, command)[0], []))
+        chunks[-1][2].append(event)
+        state = rules.evolve(state, event)
+    return [(command, words, tuple(events)) for command, words, events in chunks]
 
 
 def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -96,14 +134,12 @@ def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if seat is not None and not 0 <= seat < len(names):
         raise ValueError(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
     redact = game.rules().redact
-    chunks = _commands(info, game)
-    board = board_for(info.name)
+    chunks = _commands(game)
     say(console, f"{info.title}: {', '.join(names)}; {len(chunks) - 1} commands", style="bold")
-    for number, (command, events) in enumerate(chunks):
+    for number, (command, words, events) in enumerate(chunks):
         if command is not None:
             if args.step and not _wait(console, inp):
                 return 0
-            words = board.command(game.setup, command)
             console.print(Rule(f"{number}. {names[command.seat]}: {words}"))
         for event in events:
             shown = event if seat is None else redact(event, seat)

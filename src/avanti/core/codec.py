@@ -119,17 +119,20 @@ def make_converter() -> cattrs.Converter:
 
 
 def _register_tagged_union(
-    converter: cattrs.Converter, union: Any, classes: Sequence[type]
+    converter: cattrs.Converter, union: Any, by_name: Mapping[str, type]
 ) -> Callable[[Any], dict[str, JSONValue]]:
-    """Register the union's hooks; return its unstructure function, to call without dispatch."""
-    by_name = {cls.__name__: cls for cls in classes}
+    """Register the union's hooks; return its unstructure function, to call without dispatch.
+
+    ``by_name`` maps each wire tag (the ``type`` field) to its class.
+    """
     known = ", ".join(sorted(by_name))
+    tag_of = {cls: tag for tag, cls in by_name.items()}
     plain: dict[type, Callable[[Any], dict[str, Any]]] = {
-        cls: make_dict_unstructure_fn(cls, converter) for cls in classes
+        cls: make_dict_unstructure_fn(cls, converter) for cls in by_name.values()
     }
 
     def unstructure(obj: Any) -> dict[str, JSONValue]:
-        data: dict[str, JSONValue] = {"type": type(obj).__name__}
+        data: dict[str, JSONValue] = {"type": tag_of[type(obj)]}
         data.update(plain[type(obj)](obj))
         return data
 
@@ -144,7 +147,7 @@ def _register_tagged_union(
 
     converter.register_structure_hook(union, structure)
     converter.register_unstructure_hook(union, unstructure)
-    for cls in classes:
+    for cls in by_name.values():
         converter.register_unstructure_hook(cls, unstructure)
     return unstructure
 
@@ -273,9 +276,9 @@ def _fast(read: Reader) -> Callable[[object], Any]:
     return fast
 
 
-def _fast_union(classes: Sequence[type]) -> Callable[[object], Any]:
+def _fast_union(classes: Mapping[str, type]) -> Callable[[object], Any]:
     """Read a tagged JSON object by the fast path, or return ``_MISS`` to leave it to cattrs."""
-    by_tag = {cls.__name__: _fast_reader(cls, tagged=True) for cls in classes}
+    by_tag = {tag: _fast_reader(cls, tagged=True) for tag, cls in classes.items()}
 
     def read(data: object) -> object:
         return by_tag[data["type"]](data)  # type: ignore[index]  # anything may fail here
@@ -304,9 +307,21 @@ def _messages(error: Exception, path: str) -> tuple[str, ...]:
 class Codec(Generic[SetupT, CommandT, EventT]):
     """Reads and writes one game's setups, commands, events, views and game documents.
 
-    ``format`` names the document kind (the game's module name) and ``version`` its current format
-    version. ``upcasters`` maps an older version ``v`` to a function that turns a version ``v``
-    document into a version ``v + 1`` document.
+    ``format`` names the document kind (the game's one name, as in :mod:`avanti.catalog`) and
+    ``version`` its current format version; ``formats`` lists older names of the kind that are
+    still read (a document is always written under ``format``).
+
+    ``commands`` and ``events`` map each wire tag (the ``type`` field of a command's or an
+    event's JSON) to its class. The tags are part of the stored format: they are written out
+    explicitly, never taken from class names, so a class may be renamed without touching a
+    stored log.
+
+    Two kinds of upcaster bring older data forward. ``upcasters`` maps an older document version
+    ``v`` to a function that turns a whole version ``v`` document into a version ``v + 1`` one;
+    ``event_upcasters`` maps ``(tag, v)`` to a function that turns one event of that tag, as
+    written at version ``v``, into its version ``v + 1`` form (it may change the tag too). For
+    each step from ``v`` to ``v + 1`` the document's upcaster runs first (where there is one),
+    then each event's. A step with neither leaves the data as it is.
     """
 
     def __init__(
@@ -315,26 +330,32 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         format: str,
         version: int,
         setup_type: type[SetupT],
-        command_types: Sequence[type],
-        event_types: Sequence[type],
+        commands: Mapping[str, type],
+        events: Mapping[str, type],
         upcasters: Mapping[int, Callable[[dict[str, JSONValue]], dict[str, JSONValue]]] = {},
+        event_upcasters: Mapping[
+            tuple[str, int], Callable[[dict[str, JSONValue]], dict[str, JSONValue]]
+        ] = {},
+        formats: Sequence[str] = (),
     ) -> None:
         self.format = format
+        self.formats = (format, *formats)
         self.version = version
         self.setup_type = setup_type
-        self.command_types = tuple(command_types)
-        self.event_types = tuple(event_types)
+        self.commands = dict(commands)
+        self.events = dict(events)
+        self.command_types = tuple(self.commands.values())
+        self.event_types = tuple(self.events.values())
         self.upcasters = dict(upcasters)
+        self.event_upcasters = dict(event_upcasters)
         self.converter = make_converter()
         self._command = _union_of(self.command_types)
         self._event = _union_of(self.event_types)
-        self._command_data = _register_tagged_union(
-            self.converter, self._command, self.command_types
-        )
-        self._event_data = _register_tagged_union(self.converter, self._event, self.event_types)
+        self._command_data = _register_tagged_union(self.converter, self._command, self.commands)
+        self._event_data = _register_tagged_union(self.converter, self._event, self.events)
         self._fast: dict[Any, Callable[[object], Any]] = {
-            self._command: _fast_union(self.command_types),
-            self._event: _fast_union(self.event_types),
+            self._command: _fast_union(self.commands),
+            self._event: _fast_union(self.events),
             setup_type: _fast(_fast_reader(setup_type, tagged=False)),
         }
 
@@ -372,10 +393,37 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         """An event as a tagged JSON object."""
         return self._event_data(event)
 
-    def event_from_data(self, data: JSONValue) -> EventT:
-        """Read a tagged JSON object as one of this game's events."""
+    def event_from_data(self, data: JSONValue, *, version: int | None = None) -> EventT:
+        """Read a tagged JSON object as one of this game's events.
+
+        ``version`` is the format version the event was written at (default: the current one);
+        an older event is brought forward by ``event_upcasters`` first.
+        """
+        if version is not None and version != self.version:
+            data = self._upcast_event(data, version, "$")
         result: EventT = self.structure(data, self._event)
         return result
+
+    def _upcast_event(self, data: JSONValue, version: int, path: str) -> JSONValue:
+        """One event written at ``version``, brought forward to the current version."""
+        if type(version) is not int or not 1 <= version <= self.version:
+            message = f"'version' must be an integer from 1 to {self.version}, got {version!r}"
+            raise DecodeError((f"{message} @ {path}",))
+        for old in range(version, self.version):
+            data = self._upcast_event_step(data, old, path)
+        return data
+
+    def _upcast_event_step(self, data: JSONValue, old: int, path: str) -> JSONValue:
+        """One event of version ``old`` as version ``old + 1`` (unchanged without an upcaster)."""
+        tag = data.get("type") if isinstance(data, dict) else None
+        upcast = self.event_upcasters.get((tag, old)) if isinstance(tag, str) else None
+        if upcast is None or not isinstance(data, dict):
+            return data
+        try:
+            return upcast(data)
+        except Exception as error:
+            message = f"cannot upgrade a version {old} {tag} event: {error!r}"
+            raise DecodeError((f"{message} @ {path}",)) from error
 
     # -- documents ---------------------------------------------------------------------------
 
@@ -393,7 +441,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         if not isinstance(data, dict):
             raise DecodeError((f"expected a JSON object, got {type(data).__name__} @ $",))
         envelope_errors = []
-        if data.get("format") != self.format:
+        if data.get("format") not in self.formats:
             envelope_errors.append(
                 f"'format' must be {json.dumps(self.format)}, "
                 f"got {json.dumps(data.get('format'))[:40]} @ $.format"
@@ -411,11 +459,22 @@ class Codec(Generic[SetupT, CommandT, EventT]):
             raise DecodeError(tuple(envelope_errors))
         assert isinstance(version, int)
         for old in range(version, self.version):
-            try:
-                data = self.upcasters[old](data)
-            except Exception as error:
-                message = f"cannot upgrade a version {old} document: {error} @ $"
-                raise DecodeError((message,)) from error
+            upcast = self.upcasters.get(old)
+            if upcast is not None:
+                try:
+                    data = upcast(data)
+                except Exception as error:
+                    message = f"cannot upgrade a version {old} document: {error} @ $"
+                    raise DecodeError((message,)) from error
+            raw = data.get("events")
+            if self.event_upcasters and isinstance(raw, list):
+                data = {
+                    **data,
+                    "events": [
+                        self._upcast_event_step(item, old, f"$.events[{index}]")
+                        for index, item in enumerate(raw)
+                    ],
+                }
         errors: list[str] = []
         setup: Any = None
         events: tuple[EventT, ...] = ()

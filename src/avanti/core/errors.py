@@ -39,7 +39,8 @@ class CoreReason(enum.StrEnum):
     GAME_OVER = "game-over"
     """The game has ended; no command is accepted."""
     NO_SUCH_SEAT = "no-such-seat"
-    """The command names a seat that is not at the table."""
+    """The command, or a call of ``Game.view`` or ``Game.events_for``, names a seat that is not
+    at the table."""
     NOT_YOUR_TURN = "not-your-turn"
     """The seat exists but it is not its move."""
     WRONG_PHASE = "wrong-phase"
@@ -48,6 +49,10 @@ class CoreReason(enum.StrEnum):
     """The object is not a command of this game."""
     NOTHING_TO_UNDO = "nothing-to-undo"
     """:meth:`Game.undo` was called before any command was executed."""
+    UNKNOWN_NOTATION = "unknown-notation"
+    """:meth:`Game.parse_notation` was given text that names no legal command."""
+    AMBIGUOUS_NOTATION = "ambiguous-notation"
+    """:meth:`Game.parse_notation` was given text that names commands of several seats."""
 
 
 @frozen(auto_exc=True, eq=False)

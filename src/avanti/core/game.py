@@ -27,6 +27,7 @@ from avanti.core.errors import (
     InvalidSetup,
     VersionConflict,
 )
+from avanti.core.notation import parse
 from avanti.core.ruleset import Ruleset
 
 __all__ = ["Game", "execute", "fold"]
@@ -184,6 +185,34 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             return False
         return True
 
+    def notation(self, command: CommandT) -> str:
+        """``command`` in the game's notation (``"play 19 for 4"``, ``"bid 5"``, ``"roll"``).
+
+        Short, unique among the legal commands of this moment, and a function of what the
+        command's seat may see, so it is safe to show that seat. :meth:`parse_notation` reads it
+        back.
+        """
+        return self.rules().notations(self.state, command)[0]
+
+    def parse_notation(self, text: str, seat: int | None = None) -> CommandT:
+        """The legal command that ``text`` names, in the game's notation (see :meth:`notation`).
+
+        Case, spacing and money signs do not matter. With ``seat``, only that seat's commands
+        are candidates (pass it for a player's input: another seat's command is refused).
+
+        :raises IllegalCommand: ``text`` names no legal command (reason ``unknown-notation``;
+            the message lists the legal ones of ``seat``), or, without ``seat``, commands of
+            several seats (``ambiguous-notation``).
+        """
+        rules = self.rules()
+        state = self.state
+        return parse(
+            text,
+            self.legal_commands(seat),
+            lambda command: rules.notations(state, command),
+            seat=seat,
+        )
+
     def undo(self) -> Self:
         """The game as it was before the last command (opening events are never undone).
 
@@ -202,14 +231,41 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     # -- looking -----------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> ViewT:
-        """What ``seat`` may see now; ``None`` for a spectator who sees only public facts."""
+        """What ``seat`` may see now; ``None`` for a spectator who sees only public facts.
+
+        :raises IllegalCommand: with reason ``no-such-seat`` when ``seat`` is not at the table
+            (``-1``, ``7``) or not a plain ``int`` (``True``, ``1.0``).
+        """
+        self._check_seat(seat)
         return self.rules().view(self.state, seat)
 
     def events_for(self, seat: int | None = None) -> tuple[EventT, ...]:
-        """The event log as ``seat`` may see it: hidden facts blanked, private events left out."""
+        """The event log as ``seat`` may see it: hidden facts blanked, private events left out.
+
+        :raises IllegalCommand: with reason ``no-such-seat``, as :meth:`view` does.
+        """
+        self._check_seat(seat)
         redact = self.rules().redact
         seen = (redact(event, seat) for event in self.events)
         return tuple(event for event in seen if event is not None)
+
+    def _check_seat(self, seat: object) -> None:
+        """Refuse a seat that is neither ``None`` nor an ``int`` from 0 to the last seat.
+
+        The seats are counted from the setup's ``players``, which every game's setup has; a
+        setup without them is checked only for the type of ``seat``.
+        """
+        if seat is None:
+            return
+        players = getattr(self.setup, "players", None)
+        count = len(players) if players is not None else None
+        if type(seat) is int and (count is None or 0 <= seat < count):
+            return
+        seats = f"the seats are 0 to {count - 1}" if count else "a seat is an int"
+        raise IllegalCommand(
+            CoreReason.NO_SUCH_SEAT,
+            f"there is no seat {seat!r}: {seats}, or None for a spectator",
+        )
 
     @property
     def outcome(self) -> OutcomeT | None:

@@ -71,6 +71,15 @@ class Ruleset(Protocol[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         """The result of a finished game, or ``None`` while it goes on."""
         ...
 
+    def notations(self, state: StateT, command: CommandT) -> tuple[str, ...]:
+        """Every way to write ``command`` in this state, the game's own notation first.
+
+        The first is short, unique among the legal commands of the moment, and a function of
+        what the command's seat may see only; the rest are variants a reader accepts ("play
+        card 19 for 4" beside "play 19 for 4"). See :mod:`avanti.core.notation`.
+        """
+        ...
+
     def cause(self, event: EventT) -> CommandT | None:
         """The command that ``event`` is the first event of, or ``None`` for a follow-on event.
 

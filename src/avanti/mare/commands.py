@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 from avanti.mare.setup import Fish
 
-__all__ = ["Command", "MoveFish", "Roll"]
+__all__ = ["COMMANDS", "Command", "MoveFish", "Roll"]
 
 
 @frozen
@@ -29,3 +31,8 @@ class MoveFish:
 
 Command = Roll | MoveFish
 """Any command of Avanti mare!."""
+
+
+COMMANDS: Mapping[str, type] = {"Roll": Roll, "MoveFish": MoveFish}
+"""Every command class by its wire tag: the ``type`` field of its JSON. A tag is part of the
+stored format and never changes, even if the class is renamed."""

@@ -7,12 +7,15 @@ begins with :class:`FishChosen`. The events after those spell out every conseque
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 from avanti.mare.setup import Face, Fish
 from avanti.mare.state import Result
 
 __all__ = [
+    "EVENTS",
     "EVENT_TYPES",
     "DieRolled",
     "Event",
@@ -124,16 +127,20 @@ Event = (
 )
 """Any event of Avanti mare!."""
 
-EVENT_TYPES: tuple[type, ...] = (
-    DieRolled,
-    FishChosen,
-    FishSwam,
-    FishFreed,
-    PieceRemoved,
-    FishCaught,
-    MoveOffered,
-    RollIgnored,
-    TurnPassed,
-    GameEnded,
-)
+EVENTS: Mapping[str, type] = {
+    "DieRolled": DieRolled,
+    "FishChosen": FishChosen,
+    "FishSwam": FishSwam,
+    "FishFreed": FishFreed,
+    "PieceRemoved": PieceRemoved,
+    "FishCaught": FishCaught,
+    "MoveOffered": MoveOffered,
+    "RollIgnored": RollIgnored,
+    "TurnPassed": TurnPassed,
+    "GameEnded": GameEnded,
+}
+"""Every event class by its wire tag: the ``type`` field of its JSON. A tag is part of the
+stored format and never changes, even if the class is renamed."""
+
+EVENT_TYPES: tuple[type, ...] = tuple(EVENTS.values())
 """The event classes, in the order the codec lists them."""

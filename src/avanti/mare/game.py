@@ -11,8 +11,9 @@ from typing_extensions import override
 
 from avanti import core
 from avanti.mare import rules, views
-from avanti.mare.commands import Command, MoveFish, Roll
-from avanti.mare.events import EVENT_TYPES, Event
+from avanti.mare.commands import COMMANDS, Command
+from avanti.mare.events import EVENTS, Event
+from avanti.mare.notation import notations
 from avanti.mare.setup import Options, Setup, Side
 from avanti.mare.state import GameState, Outcome
 from avanti.mare.views import View
@@ -20,11 +21,12 @@ from avanti.mare.views import View
 __all__ = ["CODEC", "RULES", "Game", "MareRules", "dumps", "execute", "loads", "new_game", "replay"]
 
 CODEC: core.Codec[Setup, Command, Event] = core.Codec(
-    format="avanti.mare",
+    format="mare",
+    formats=("avanti.mare",),
     version=1,
     setup_type=Setup,
-    command_types=(Roll, MoveFish),
-    event_types=EVENT_TYPES,
+    commands=COMMANDS,
+    events=EVENTS,
 )
 """Reads and writes Avanti mare! setups, commands, events and game documents (format version 1)."""
 
@@ -69,6 +71,8 @@ class MareRules:
     def outcome(self, state: GameState) -> Outcome | None:
         """The result once the game is over."""
         return rules.outcome(state)
+
+    notations = staticmethod(notations)
 
     def cause(self, event: Event) -> Command | None:
         """The command an event begins, if any."""

@@ -71,7 +71,11 @@ class Reason(enum.StrEnum):
 
 
 def check_setup(setup: Setup) -> None:
-    """Raise :class:`InvalidSetup` naming the rule when ``setup`` does not fit M2, M3 or M9."""
+    """Raise :class:`InvalidSetup` naming the rule when ``setup`` does not fit M2, M3 or M9.
+
+    Player names must differ, compared exactly: ``"Ann"`` and ``"ann"`` are two players (names
+    are shown as given, never folded).
+    """
     players = setup.players
     if not isinstance(players, tuple) or not all(isinstance(p, str) for p in players):
         raise InvalidSetup("players must be a tuple of names", rule="M2")
@@ -353,7 +357,8 @@ def outcome(state: GameState) -> Outcome | None:
         return None
     winner = result.winner
     winners = tuple(seat for seat, side in enumerate(state.sides) if side is winner)
-    return Outcome(len(state.free()), len(state.caught()), result, winner, winners)
+    returns = tuple(1.0 if side is winner else 0.0 for side in state.sides)
+    return Outcome(len(state.free()), len(state.caught()), result, winner, winners, returns)
 
 
 def cause(event: Event) -> Command | None:

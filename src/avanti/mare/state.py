@@ -89,7 +89,8 @@ class Outcome:
     """The result of a finished game (M8).
 
     ``free`` and ``caught`` count the fish; ``result`` says which is more; ``winner`` is the
-    winning side (``None`` for a draw) and ``winners`` the seats that backed it.
+    winning side (``None`` for a draw) and ``winners`` the seats that backed it (none on a
+    draw). As in every game, ``returns`` gives each seat 1.0 if it won and 0.0 if not.
     """
 
     free: int
@@ -97,3 +98,4 @@ class Outcome:
     result: Result
     winner: Side | None
     winners: tuple[int, ...]
+    returns: tuple[float, ...]

@@ -1,0 +1,141 @@
+"""For Sale: Autorama's notation for commands (see :mod:`avanti.core.notation`).
+
+The forms, notation first, then the variants a reader also accepts. Money is in dollars, as
+the rulebook counts it (F2) and as the table and the account of events show it (``cash
+$28,000``, ``bid $5,000``); the number of thousands reads too (``"bid 5"``, ``"bid 5k"``).
+
+- ``Bid`` (F4): ``"bid 5000"``; ``"bid $5,000"`` (the same after reading), ``"bid 5k"``,
+  ``"bid 5"``, ``"raise to 5000"``.
+- ``Pass`` (F5): ``"pass"``; ``"drop out"``.
+- ``PlayAdvisor`` (F9): ``"play 14"``; ``"advisor 14"``, ``"play advisor 14"``,
+  ``"play fleet manager 14"``, ``"fleet manager 14"``. With the Fleet Manager's boost (F10):
+  ``"play 14 boosted"``; ``"play 14 boost"``, ``"play 14 with boost"``, ``"boost 14"``,
+  ``"play 14 as 32"``, ``"play fleet manager 14 boosted"``, ...
+- ``Offer`` (F14): ``"offer 12"``; ``"offer vehicle 12"``, ``"sell 12"``. Two vehicles with a
+  Lawyer (F15): ``"offer 3 and 25"``; ``"offer 3 25"``, ``"offer 3, 25"``, ``"offer 3 & 25"``,
+  ``"offer vehicles 3 and 25"``, either way round (``"offer 25 and 3"``).
+- ``TakeBack`` (F15): ``"take back 3"``; ``"take back vehicle 3"``, ``"take 3 back"``,
+  ``"withdraw 3"``.
+- ``UseMechanic`` (F16): ``"use mechanic"``; ``"mechanic"``, ``"use a mechanic"``.
+- ``DeclineMechanic`` (F16): ``"decline mechanic"``; ``"decline"``, ``"no mechanic"``,
+  ``"keep mechanics"``.
+
+Each is made of the command's own fields and the public kinds of advisor only (F4-F19): a
+command names its seat's own choices, so the notation shows that seat nothing hidden. Offers are
+made by every seat at once (F14), but vehicles are single cards, so no two seats share one.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from avanti.autorama.cards import ADVISORS, boosted_value, kind_of
+from avanti.autorama.commands import (
+    Bid,
+    Command,
+    DeclineMechanic,
+    Offer,
+    Pass,
+    PlayAdvisor,
+    TakeBack,
+    UseMechanic,
+)
+from avanti.autorama.state import GameState
+from avanti.core.notation import spellings
+
+__all__ = ["notations"]
+
+_PASS = ("pass", "drop out")
+_USE = ("use mechanic", "mechanic", "use a mechanic", "use the mechanic")
+_DECLINE = (
+    "decline mechanic",
+    "decline",
+    "decline the mechanic",
+    "no mechanic",
+    "keep mechanics",
+    "keep mechanic",
+    "keep my mechanics",
+)
+_PLAY = ("play {name}", "{name}", "play advisor {number}", "advisor {number}")
+"""Ways to play an advisor (F9); ``name`` is its number, or its kind and number."""
+_BOOST = (
+    "play {name} boosted",
+    "play {name} boost",
+    "play {name} with boost",
+    "play {name} with its boost",
+    "{name} boosted",
+    "boost {name}",
+    "play {name} as {value}",
+    "advisor {number} boosted",
+    "advisor {number} boost",
+)
+"""Ways to play a Fleet Manager with its boost (F10): it then counts as ``value``."""
+_PAIR = (
+    "offer {0} and {1}",
+    "offer {0} {1}",
+    "offer {0}, {1}",
+    "offer {0},{1}",
+    "offer {0} & {1}",
+    "offer vehicles {0} and {1}",
+    "sell {0} and {1}",
+)
+"""Ways to offer two vehicles with a Lawyer (F15), either way round."""
+
+
+def notations(state: GameState, command: Command) -> tuple[str, ...]:
+    """Every spelling of ``command``, the notation first (F4, F5, F9, F10, F14-F16)."""
+    if isinstance(command, Bid):
+        return _bid(command.amount)
+    if isinstance(command, Pass):
+        return _PASS
+    if isinstance(command, PlayAdvisor):
+        return _advisor(command.advisor, command.boost)
+    if isinstance(command, Offer):
+        return _offer(command.vehicles)
+    if isinstance(command, TakeBack):
+        return _take_back(command.vehicle)
+    if isinstance(command, UseMechanic):
+        return _USE
+    assert isinstance(command, DeclineMechanic)
+    return _DECLINE
+
+
+# Each is remembered: a reader asks for the spellings of every legal command at every move.
+# ``typed``: ``True`` and ``1`` are equal keys otherwise, and must not share spellings.
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _bid(amount: int) -> tuple[str, ...]:
+    """In dollars, as the table and the account of events show money; or in thousands (F2, F4)."""
+    dollars = amount * 1000
+    return spellings((f"bid {dollars}", f"bid {amount}k", f"bid {amount}", f"raise to {dollars}"))
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _advisor(number: int, boost: bool) -> tuple[str, ...]:
+    """An advisor by its number, then by its kind and number (F9), with or without the boost."""
+    names = [str(number)]
+    if number in ADVISORS:
+        names.append(f"{kind_of(number).value} {number}")
+    if not boost:
+        return spellings(form.format(name=name, number=number) for form in _PLAY for name in names)
+    value = boosted_value(number)
+    return spellings(
+        form.format(name=name, number=number, value=value) for form in _BOOST for name in names
+    )
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _offer(vehicles: tuple[int, ...]) -> tuple[str, ...]:
+    """One vehicle (F14), or two with a Lawyer, in either order (F15)."""
+    if len(vehicles) != 2:
+        listed = " ".join(str(v) for v in vehicles)
+        return spellings((f"offer {listed}", f"offer vehicle {listed}", f"sell {listed}"))
+    low, high = vehicles
+    return spellings(form.format(*pair) for pair in ((low, high), (high, low)) for form in _PAIR)
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _take_back(vehicle: int) -> tuple[str, ...]:
+    forms = ("take back {}", "take back vehicle {}", "take {} back", "take vehicle {} back")
+    return spellings([*(form.format(vehicle) for form in forms), f"withdraw {vehicle}"])

@@ -1,0 +1,141 @@
+"""The table of Avanti for the terminal: the road with its tolls, lots and cars, the island path,
+and each player's money and cards, as a seat (or a spectator) sees them (A30)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from avanti.avanti.commands import Command, Drive, Invest, PlayCard, Quit
+from avanti.avanti.deck import is_yellow
+from avanti.avanti.events import GameEnded, RoundStarted, RunEnded
+from avanti.avanti.setup import Setup
+from avanti.avanti.views import View
+from avanti.core.terminal import Drawing
+
+__all__ = ["DRAWING", "draw", "explain"]
+
+COLUMNS = 12
+"""Road spaces per printed row."""
+CELL = 6
+"""Characters per road space."""
+
+
+def _road(setup: Setup, view: View) -> list[Text]:
+    track = setup.board.track
+    marker = view.marker
+    cars: dict[int, list[int]] = {}
+    for seat, space in enumerate(view.road_spaces):
+        if marker is not None:
+            cars.setdefault(space, []).append(seat)
+    lines: list[Text] = []
+    for row in range(0, len(track), COLUMNS):
+        spaces = range(row, min(row + COLUMNS, len(track)))
+        index, amount, here = Text("space "), Text("toll  "), Text("cars  ")
+        for space in spaces:
+            mark = "M" if space == marker else ""
+            index.append(f"{mark}{space}".rjust(CELL - 1) + " ", style="bold" if mark else "dim")
+            kind = track[space]
+            if kind.is_parking:
+                amount.append(f"P{kind.amount}".rjust(CELL - 1) + " ", style="green")
+            else:
+                style = "red" if kind.amount >= 1000 else "yellow" if kind.amount >= 400 else ""
+                amount.append(f"{kind.amount}".rjust(CELL - 1) + " ", style=style)
+            seats = "".join(str(seat) for seat in cars.get(space, ()))
+            here.append((seats or ".").rjust(CELL - 1) + " ", style="bold cyan" if seats else "dim")
+        lines += [index, amount, here]
+    return lines
+
+
+def _island(setup: Setup, view: View) -> list[Text]:
+    board = setup.board
+    dream = board.dream_island_start
+    index, price, figures = Text("island"), Text("price "), Text("who   ")
+    for space, cost in enumerate(board.island):
+        style = "bold magenta" if space >= dream else "dim"
+        index.append(f"{space}".rjust(CELL - 1) + " ", style=style)
+        price.append(("-" if cost is None else str(cost)).rjust(CELL - 1) + " ")
+        seats = "".join(str(s) for s, at in enumerate(view.island) if at == space)
+        figures.append((seats or ".").rjust(CELL - 1) + " ", style="bold cyan" if seats else "dim")
+    return [index, price, figures]
+
+
+def _players(setup: Setup, view: View) -> Table:
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for name in ("Seat", "Player", "Cash", "Island", "Driven", "Cards", "State"):
+        table.add_column(name, justify="right" if name in {"Cash", "Island", "Driven"} else "left")
+    for seat, name in enumerate(setup.players):
+        state = "quit" if view.quit[seat] else "laid a card" if view.has_laid[seat] else ""
+        if view.to_act == seat:
+            state = "to drive"
+        if view.winner == seat:
+            state = "winner"
+        table.add_row(
+            str(seat),
+            name + (" (you)" if seat == view.seat else ""),
+            f"{view.cash[seat]:,}",
+            str(view.island[seat]),
+            str(view.distances[seat]),
+            str(view.hand_sizes[seat]),
+            state,
+        )
+    return table
+
+
+def _hand(setup: Setup, view: View) -> Text | None:
+    if view.hand is None:
+        return None
+    cards = ", ".join(
+        f"card {card} ({'/'.join(str(n) for n in setup.deck.cards[card].numbers)})"
+        for card in view.hand
+    )
+    text = Text(f"Your hand: {cards or 'empty'}")
+    if view.laid is not None:
+        text.append(f"; laid: card {view.laid[0]} for {view.laid[1]}")
+    return text
+
+
+def draw(setup: Setup, view: View) -> RenderableType:
+    """The road, the island path, the players, and the seat's own cards."""
+    marker = "not placed yet" if view.marker is None else f"on space {view.marker}"
+    header = Text(
+        f"Run {view.run}, round {view.round}, {view.phase.value}; event marker {marker}; "
+        f"draw pile {view.draw_size}, discard {len(view.discard)}",
+        style="bold",
+    )
+    parts: list[RenderableType] = [header, *_road(setup, view), *_island(setup, view)]
+    parts.append(_players(setup, view))
+    hand = _hand(setup, view)
+    if hand is not None:
+        parts.append(hand)
+    return Group(*parts)
+
+
+def _after(events: tuple[Any, ...]) -> bool:
+    """Draw the table after each round's driving and at the end of a run or game."""
+    return any(isinstance(e, (RoundStarted, RunEnded, GameEnded)) for e in events)
+
+
+def explain(setup: Setup, command: Command) -> str:
+    """An Avanti command in words, with what the board says about it (A7, A8, A9, A22)."""
+    track = setup.board.track
+    if isinstance(command, PlayCard):
+        numbers = "/".join(str(n) for n in setup.deck.cards[command.card].numbers)
+        colour = "yellow: draw a card" if is_yellow(command.number) else "red"
+        return f"lay card {command.card} ({numbers}) to drive {command.number} ({colour})"
+    if isinstance(command, Drive):
+        return "drive: reveal your card and move"
+    if isinstance(command, Quit):
+        return "quit this delivery run"
+    if isinstance(command, Invest):
+        return f"invest in {command.steps} island step{'s' if command.steps != 1 else ''}"
+    space = track[command.space]
+    kind = f"parking lot {space.amount}" if space.is_parking else f"toll {space.amount}"
+    return f"put the event marker on road space {command.space} ({kind})"
+
+
+DRAWING = Drawing(draw=draw, after=_after, explain=explain)
+"""How the command line draws Avanti."""

@@ -1,0 +1,94 @@
+"""Bots for Avanti mare!: the side-aware heuristic, the exact state sampler, and the game's kit.
+
+The only choice in the game is which other fish to move after a free fish's colour (M6); every
+other command is a forced ``Roll``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from attrs import frozen
+
+from avanti.core.bots import GameKit
+from avanti.core.rng import Rng, Stream
+from avanti.core.search import fresh_rng
+from avanti.mare import Command, GameState, MoveFish, Outcome, Setup, Side, View, odds
+
+__all__ = ["KIT", "MareBot", "MareSampler", "reward"]
+
+
+@frozen
+class MareBot:
+    """Side-aware M6 choice: the move that is best for your own side, by the exact odds.
+
+    After a free fish's colour the roller moves one of the fish still in the river (M6). For each
+    such move the bot rebuilds the resulting position from the view and asks
+    :func:`avanti.mare.odds` (``closest-to-boat`` for later choices) for its exact chances: a fish
+    friend plays the move with the best margin P(fish friends win) - P(fisher fans win), a fisher
+    fan the move with the worst. Ties go to the fish nearest the boat, then colour order. A seat
+    without a side (a spectator's view) plays as a fish friend. Every other decision is forced.
+    """
+
+    seat: int
+
+    def choose(self, view: View, legal_commands: Sequence[Command], rng: Stream) -> Command:
+        """The side-aware choice among ``MoveFish`` commands; the only command otherwise."""
+        moves = [c for c in legal_commands if isinstance(c, MoveFish)]
+        if len(moves) < 2:
+            return legal_commands[0]
+        side = view.sides[self.seat] if 0 <= self.seat < len(view.sides) else None
+        sign = -1 if side is Side.FISHER_FANS else 1
+        return min(moves, key=lambda m: (-sign * _margin(view, m), view.fish[m.fish.slot]))
+
+
+def _margin(view: View, move: MoveFish) -> Fraction:
+    """P(fish friends win) - P(fisher fans win) once ``move`` is made, exactly (M6, M8)."""
+    places = list(view.fish)
+    places[move.fish.slot] += 1
+    after = GameState(
+        view.sides, view.options, view.boat, tuple(places), view.turn, False, None, Rng(0)
+    )
+    chances = odds("closest-to-boat", state=after)
+    return chances.fish - chances.fishers
+
+
+@frozen
+class MareSampler:
+    """The state behind a view of Avanti mare!: exact, since the table is public (M3).
+
+    Only the generator is hidden from players; it is drawn afresh, so the dice to come are as
+    unknown to the search as to the player.
+    """
+
+    def sample_state(self, view: View, seat: int, rng: Stream) -> GameState:
+        """The state with the view's every fact and an unforeseeable generator."""
+        v = view
+        return GameState(
+            v.sides, v.options, v.boat, v.fish, v.turn, v.move_due, v.result, fresh_rng(rng)
+        )
+
+
+def reward(outcome: Outcome, seat: int) -> float:
+    """1 when the seat's side won, 0.5 for a draw (two and two, M8), else 0."""
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 if seat in outcome.winners else 0.0
+
+
+def _heuristic(setup: Setup, seat: int) -> MareBot:
+    return MareBot(seat)
+
+
+def _sampler(setup: Setup) -> MareSampler:
+    return MareSampler()
+
+
+KIT = GameKit(
+    heuristic=_heuristic,
+    sampler=_sampler,
+    reward=reward,
+    iterations=200,
+)
+"""The bots of Avanti mare!: :class:`MareBot`, and search over :class:`MareSampler` states."""

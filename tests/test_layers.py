@@ -1,0 +1,91 @@
+"""Import arrows run only downward: core at the bottom, games above it, tools above them.
+
+- ``avanti.core`` imports nothing else of the library.
+- A game's package (``avanti.avanti``, ``avanti.mare``, ``avanti.autorama``) imports the core and
+  itself, never another game and never a tool.
+- The tools (``avanti.catalog``, ``avanti.bots``, ``avanti.cli``, ``avanti.transcript``) reach a
+  game only through the catalog and the protocols. The one exception is ``avanti.cli.odds``, the
+  table of Avanti mare!'s exact odds, which exists only for that game.
+- ``avanti/__init__.py`` is the flagship's public face: it re-exports ``avanti.avanti``.
+
+Every ``import`` counts, also those inside functions and under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import avanti
+
+SOURCE = Path(avanti.__file__).parent
+GAMES = ("avanti.avanti", "avanti.mare", "avanti.autorama")
+EXCEPTIONS = {("avanti.cli.odds", "avanti.mare")}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SOURCE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """The ``avanti`` modules a file imports (absolute names)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = {f"{node.module}.{a.name}" for a in node.names}
+            found |= names if node.module == "avanti" else {node.module, *names}
+    return {name for name in found if name == "avanti" or name.startswith("avanti.")}
+
+
+def package_of(name: str) -> str:
+    """The layer unit a module belongs to: ``avanti.core``, a game's package, or a tool."""
+    for unit in ("avanti.core", *GAMES):
+        if name == unit or name.startswith(unit + "."):
+            return unit
+    return name
+
+
+def allowed(importer: str, imported: str) -> bool:
+    unit, target = package_of(importer), package_of(imported)
+    if imported == "avanti" or target == "avanti":
+        return importer == "avanti"  # only the root re-exports the flagship
+    if unit == "avanti.core":
+        return target == "avanti.core"
+    if unit in GAMES:
+        return target in {"avanti.core", unit}
+    if target in GAMES:
+        return (importer == "avanti" and target == "avanti.avanti") or (
+            importer,
+            target,
+        ) in EXCEPTIONS
+    return True
+
+
+def test_import_arrows_run_only_downward() -> None:
+    wrong = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        importer = module_name(path)
+        for imported in sorted(imports(path)):
+            if not allowed(importer, imported):
+                wrong.append(f"{importer} imports {imported}")
+    assert wrong == []
+
+
+def test_the_layer_check_sees_a_wrong_arrow() -> None:
+    assert not allowed("avanti.core.game", "avanti.catalog")
+    assert not allowed("avanti.mare.bots", "avanti.avanti.board")
+    assert not allowed("avanti.mare.rules", "avanti.bots.kit")
+    assert not allowed("avanti.cli.watch", "avanti.autorama")
+    assert allowed("avanti.cli.watch", "avanti.catalog")
+    assert allowed("avanti.autorama.bots", "avanti.core.search")
+
+
+def test_no_module_is_named_after_a_role_or_another_name_of_a_game() -> None:
+    names = {p.stem for p in SOURCE.rglob("*.py")} | {
+        p.name for p in SOURCE.rglob("*") if p.is_dir()
+    }
+    assert not names & {"flagship", "forsale", "game_"}
+    assert not (SOURCE / "game").exists()
