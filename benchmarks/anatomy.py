@@ -30,7 +30,7 @@ from run import (  # benchmarks/run.py, beside this file
 from avanti import new_game
 from avanti.avanti.commands import PlayCard
 from avanti.avanti.events import CardPlayed
-from avanti.avanti.rules import RULES
+from avanti.avanti.game import RULES
 from avanti.avanti.state import Draft
 from avanti.core.rng import Rng
 

@@ -104,7 +104,7 @@ def _ruleset_steps(info: GameInfo, players: int, games: int, seed: int) -> int:
     steps = 0
     for n in range(games):
         state = info.new_game(names, seed=seed + n).state
-        rules = info.load().Game.rules()
+        rules = info.load().Game.rules
         while rules.outcome(state) is None:
             state = execute(rules, state, stream.choice(rules.legal_commands(state)))[0]
             steps += 1
@@ -209,7 +209,7 @@ def measure_game(
         return (clock() - start) / events
 
     texts = [g.dumps() for g in sample]
-    codec = cls.rules().codec
+    codec = cls.rules.codec
 
     def dumps_cost() -> float:
         start = clock()

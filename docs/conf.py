@@ -52,7 +52,7 @@ autodoc_preserve_defaults = True
 nitpicky = True
 nitpick_ignore_regex = [
     # Type variables of the generic core classes have no page of their own.
-    ("py:(class|obj)", r"(avanti\..*\.)?([A-Z][A-Za-z]*T|T)(_co|_contra)?"),
+    ("py:(class|obj)", r"~?(avanti\..*\.)?([A-Z][A-Za-z]*T|[A-Z])(_co|_contra)?"),
     # Private protocols that only type a parameter (``avanti.bots.driver._Seated``).
     ("py:class", r"avanti\..*\._[A-Za-z]+"),
 ]

@@ -36,7 +36,7 @@ def ask(commands: Sequence[Any]) -> int:
 
 def play(game: Any, info: GameInfo, choose: Chooser) -> Any:
     """Play ``game`` to its end, choosing each command with ``choose``; return the ended game."""
-    codec = game.rules().codec
+    codec = game.rules.codec
     while not game.is_over:
         # The seat to ask next: the lowest seat that may act (in some steps several may).
         seat = min(command.seat for command in game.legal_commands())
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # ``nox -s examples``, which captures the output), play on by itself.
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.auto
     game = play(game, info, ask if interactive else first)
-    print(f"\nresult: {json.dumps(game.rules().codec.unstructure(game.outcome))}")
+    print(f"\nresult: {json.dumps(game.rules.codec.unstructure(game.outcome))}")
     # The ended game must be exactly the one its log replays to, and round-trip through JSON.
     module = info.load()
     assert module.loads(module.dumps(game)) == game

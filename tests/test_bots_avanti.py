@@ -112,7 +112,7 @@ def test_a30_the_sampler_agrees_with_every_view_and_redeals_the_hidden_cards() -
             for seat in range(players):
                 view = game.view(seat)
                 sampled = sampler.sample_state(view, seat, stream)
-                assert game.rules().view(sampled, seat) == view
+                assert game.rules.view(sampled, seat) == view
                 assert sampled.hands[seat] == game.state.hands[seat]
                 others.add(sampled.hands[(seat + 1) % players])
         assert len(others) > 100  # the hidden hands are dealt afresh every time

@@ -464,3 +464,36 @@ def test_bad_arguments_exit_with_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("demo", "--game", "chess")[0] == 2
     assert "invalid choice: 'chess'" in capsys.readouterr().err
     assert run()[0] == 2
+
+
+def test_the_command_line_reports_library_errors_in_one_line_and_bugs_in_full(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from avanti.cli import watch
+
+    assert run("simulate", "--game", "mare", "--bots", "random,nonsense")[0] == 1
+    assert (
+        capsys.readouterr().err
+        == "avanti: unknown bot 'nonsense'; choose from random, heuristic, search\n"
+    )
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("a bug in the library")
+
+    monkeypatch.setattr(watch, "demo", broken)
+    with pytest.raises(RuntimeError, match="a bug in the library"):
+        run("demo", "--game", "mare")
+
+
+def test_the_catalog_raises_library_errors() -> None:
+    from avanti.catalog import game_info
+    from avanti.core import AvantiError, InvalidSetup, UnknownGame
+
+    with pytest.raises(UnknownGame) as unknown:
+        game_info("chess")
+    assert isinstance(unknown.value, AvantiError)
+    assert isinstance(unknown.value, KeyError)
+    assert str(unknown.value) == "unknown game 'chess'; known: autorama, avanti, mare"
+    assert (unknown.value.name, unknown.value.known) == ("chess", ("autorama", "avanti", "mare"))
+    with pytest.raises(InvalidSetup, match="Avanti takes 3 to 5 players, not 6"):
+        game_info("avanti").player_names(6)

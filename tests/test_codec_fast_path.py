@@ -55,7 +55,7 @@ def _read(codec: Codec[Any, Any, Any], data: Any, type_: Any) -> Any:
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_event_command_and_setup_is_read_fast_and_the_same(name: str) -> None:
     games, commands = _games(name, 4)
-    codec = games[0].rules().codec
+    codec = games[0].rules.codec
     fast_event = codec._fast[codec._event]
     fast_command = codec._fast[codec._command]
     fast_setup = codec._fast[codec.setup_type]
@@ -117,7 +117,7 @@ def _perturbations(data: dict[str, Any], rnd: random.Random) -> list[dict[str, A
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_values_slightly_off_are_judged_by_the_strict_path(name: str) -> None:
     games, _ = _games(name, 2)
-    codec = games[0].rules().codec
+    codec = games[0].rules.codec
     rnd = random.Random(7)
     seen: set[str] = set()
     for game in games:

@@ -152,7 +152,7 @@ def test_view_and_events_for_refuse_a_seat_not_at_the_table(seat: object) -> Non
     game = toy.new_game(["Ann", "Bob"], seed=3)
     for look in (game.view, game.events_for):
         with pytest.raises(core.IllegalCommand) as refused:
-            look(seat)  # type: ignore[arg-type]  # not a seat, on purpose
+            look(seat)  # type: ignore[call-overload,arg-type]  # not a seat, on purpose
         assert refused.value.reason is core.CoreReason.NO_SUCH_SEAT
         assert str(refused.value) == (
             f"there is no seat {seat!r}: the seats are 0 to 1, or None for a spectator"

@@ -76,10 +76,14 @@ def test_is_legal_and_repr() -> None:
     assert repr(game) == "<tests.toy.Game version=2>"
 
 
-def test_is_legal_not_membership_judges_a_command_with_a_bool_for_a_seat() -> None:
-    # As the legal_commands docstring warns: Roll(False) == Roll(0), since False == 0.
+def test_membership_in_the_legal_commands_means_would_be_accepted() -> None:
+    # Roll(False) == Roll(0), since False == 0; but `in` asks for exact types as well.
     game = toy.new_game(["Ann", "Bob"], seed=1)
-    assert toy.Roll(False) in game.legal_commands()
+    legal = game.legal_commands()
+    assert toy.Roll(False) == toy.Roll(0)
+    assert tuple.__contains__(legal, toy.Roll(False))  # a plain tuple would say yes
+    assert toy.Roll(False) not in legal
+    assert toy.Roll(0) in legal
     assert not game.is_legal(toy.Roll(False))
     with pytest.raises(core.IllegalCommand):
         game.execute(toy.Roll(False))

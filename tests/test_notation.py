@@ -28,7 +28,7 @@ from tests.hardening.spec import AnyGame, GameSpec, games
 
 def spellings_of(game: AnyGame, command: Any) -> tuple[str, ...]:
     """Every spelling of ``command`` in ``game``, the notation first."""
-    found: tuple[str, ...] = game.rules().notations(game.state, command)
+    found: tuple[str, ...] = game.rules.notations(game.state, command)
     return found
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from avanti.core.codec import parse_json
-from avanti.core.errors import DecodeError
+from avanti.core.errors import DecodeError, InvalidArgument, InvalidSetup, UnknownGame
 
 if TYPE_CHECKING:
     from avanti.core.bots import GameKit
@@ -79,11 +79,11 @@ class GameInfo:
     def player_names(self, count: int | None = None) -> tuple[str, ...]:
         """``count`` distinct player names: the default table, then more names as needed.
 
-        :raises ValueError: ``count`` is outside the game's seat limits.
+        :raises InvalidSetup: ``count`` is outside the game's seat limits.
         """
         wanted = len(self.default_players) if count is None else count
         if not self.min_players <= wanted <= self.max_players:
-            raise ValueError(
+            raise InvalidSetup(
                 f"{self.title} takes {self.min_players} to {self.max_players} players, not {wanted}"
             )
         extra = (name for name in EXTRA_NAMES if name not in self.default_players)
@@ -113,12 +113,12 @@ GAMES: dict[str, GameInfo] = {}
 def register(info: GameInfo) -> None:
     """Add a game to the catalog (under ``info.name``); the command line then offers it.
 
-    :raises ValueError: the name, or one of its document formats, is taken.
+    :raises InvalidArgument: the name, or one of its document formats, is taken.
     """
     taken = {name for other in GAMES.values() for name in (other.name, *other.formats)}
     for name in (info.name, *info.formats):
         if name in taken:
-            raise ValueError(f"a game named {name!r} is in the catalog already")
+            raise InvalidArgument(f"a game named {name!r} is in the catalog already")
     GAMES[info.name] = info
 
 
@@ -165,11 +165,15 @@ DEFAULT_GAME = "avanti"
 
 
 def game_info(name: str) -> GameInfo:
-    """The entry for a name; raises ``KeyError`` listing the known names."""
+    """The entry for a name.
+
+    :raises UnknownGame: no game has that name (the error lists the known ones; it is a
+        ``KeyError`` too).
+    """
     try:
         return GAMES[name]
     except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+        raise UnknownGame(name, tuple(sorted(GAMES))) from None
 
 
 def info_for_document(text: str | bytes) -> GameInfo:

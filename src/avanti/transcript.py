@@ -23,7 +23,7 @@ def _data(codec: Any, value: object) -> str:
 
 
 def _state_block(info: GameInfo, game: Any, seats: int) -> list[str]:
-    codec = game.rules().codec
+    codec = game.rules.codec
     lines = ["views:"]
     for seat in (*range(seats), None):
         label = "spectator" if seat is None else f"seat {seat}"
@@ -38,7 +38,7 @@ def _state_block(info: GameInfo, game: Any, seats: int) -> list[str]:
 
 
 def _event_block(info: GameInfo, game: Any, events: tuple[Any, ...]) -> list[str]:
-    codec = game.rules().codec
+    codec = game.rules.codec
     lines = ["events:"]
     for event in events:
         lines.append(f"  - {info.describe(event, game.setup)}")
@@ -59,7 +59,7 @@ def playthrough(info: GameInfo, players: list[str], seed: int) -> str:
     ]
     bots = {seat: RandomBot() for seat in range(seats)}
     for number, step in enumerate(play(game, bots, seed=seed), start=1):
-        codec = step.game.rules().codec
+        codec = step.game.rules.codec
         lines += [
             "",
             f"## command {number}: {game.notation(step.command)}: "
@@ -68,5 +68,5 @@ def playthrough(info: GameInfo, players: list[str], seed: int) -> str:
             *_state_block(info, step.game, seats),
         ]
         game = step.game
-    lines += ["", f"## result: {_data(game.rules().codec, game.outcome)}", ""]
+    lines += ["", f"## result: {_data(game.rules.codec, game.outcome)}", ""]
     return "\n".join(lines)

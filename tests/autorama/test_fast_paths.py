@@ -9,7 +9,8 @@ from attrs import fields
 
 import avanti.autorama as autorama
 from avanti.autorama.evolve import fold
-from avanti.autorama.rules import RULES, decide_and_evolve
+from avanti.autorama.game import RULES
+from avanti.autorama.rules import execute as decide_and_evolve
 from avanti.autorama.state import Draft, GameState
 
 

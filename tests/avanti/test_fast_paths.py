@@ -29,9 +29,9 @@ from avanti import (
 )
 from avanti.avanti.decide import decide_and_evolve
 from avanti.avanti.evolve import fold
+from avanti.avanti.game import RULES
 from avanti.avanti.legal import affordable_steps
 from avanti.avanti.positions import atm_owners, clockwise, standings
-from avanti.avanti.rules import RULES
 from avanti.avanti.state import Draft, Phase, Table
 from tests.avanti.support import NAMES
 

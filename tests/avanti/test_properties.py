@@ -62,7 +62,7 @@ def test_random_games_end_and_keep_every_invariant(players: int, seed: int) -> N
     assert isinstance(game.events[-1], GameEnded)
     assert game.outcome is not None
     assert game.outcome.winner == game.events[-1].winner
-    rules = game.rules()
+    rules = game.rules
     state, opening = rules.start(game.setup)
     for event in opening:  # before the first deal there are no cards to count
         state = rules.evolve(state, event)
@@ -89,12 +89,12 @@ def test_replay_json_undo_and_determinism(players: int, seed: int) -> None:
     rnd = random.Random(seed)
     for _ in range(5):
         cut = rnd.randrange(game.version)
-        while cut > 0 and game.rules().cause(game.events[cut]) is None:
+        while cut > 0 and game.rules.cause(game.events[cut]) is None:
             cut -= 1
         earlier = avanti.replay(game.setup, game.events[:cut], verify=False)
-        if earlier.version == 0 or game.rules().cause(game.events[cut]) is None:
+        if earlier.version == 0 or game.rules.cause(game.events[cut]) is None:
             continue
-        command = game.rules().cause(game.events[cut])
+        command = game.rules.cause(game.events[cut])
         assert command is not None
         later = earlier.execute(command)
         assert later.undo() == earlier

@@ -21,7 +21,7 @@ def transcript() -> str:
     game = avanti.new_game(["Ann", "Bob", "Cy", "Dee"], 7)
     rnd = random.Random(7)
     while not game.is_over:
-        commands = game.legal_commands()
+        commands: tuple[avanti.Command, ...] = game.legal_commands()
         if rnd.random() < 0.9:
             commands = tuple(c for c in commands if not isinstance(c, avanti.Quit)) or commands
         game = game.execute(rnd.choice(commands))

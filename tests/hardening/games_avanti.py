@@ -100,7 +100,7 @@ def state_invariants(state: avanti.GameState) -> None:
 def invariants(game: AnyGame) -> None:
     state: avanti.GameState = game.state
     state_invariants(state)
-    initial, _ = game.rules().start(game.setup)
+    initial, _ = game.rules.start(game.setup)
     cash = list(initial.cash)
     island = list(initial.island)
     for event in game.events:

@@ -66,7 +66,7 @@ class GameSpec:
     @property
     def codec(self) -> core.Codec[Any, Any, Any]:
         """The game's JSON codec."""
-        codec: core.Codec[Any, Any, Any] = self.game.rules().codec
+        codec: core.Codec[Any, Any, Any] = self.game.rules.codec
         return codec
 
     def seats(self, game: AnyGame) -> int:

@@ -76,7 +76,7 @@ def test_a_seat_not_at_the_table_sees_what_a_spectator_sees(
     game = data.draw(played(spec, most=150), label="game")
     n = spec.seats(game)
     seat = data.draw(st.one_of(st.integers(-n - 2, -1), st.integers(n, n + 3)), label="seat")
-    rules = game.rules()
+    rules = game.rules
     assert attrs.evolve(rules.view(game.state, seat), seat=None) == game.view(None)
     redacted = (rules.redact(event, seat) for event in game.events)
     assert tuple(event for event in redacted if event is not None) == game.events_for(None)

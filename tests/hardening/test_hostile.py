@@ -223,7 +223,7 @@ def test_a_log_with_a_blanked_event_names_that_event(spec: GameSpec, data: st.Da
     and replay stops at exactly that event."""
     game = data.draw(played(spec, most=150), label="game")
     seat = data.draw(st.one_of(st.none(), st.integers(0, spec.seats(game) - 1)), label="seat")
-    redact = spec.game.rules().redact
+    redact = spec.game.rules.redact
     blanked = [i for i, e in enumerate(game.events) if redact(e, seat) not in (e, None)]
     assume(blanked)
     index = data.draw(st.sampled_from(blanked), label="index")
@@ -270,7 +270,7 @@ def test_the_fast_and_the_strict_reading_agree_on_hostile_data(
     codec = spec.codec
     game = data.draw(played(spec, most=40), label="game")
     document = json.loads(game.dumps())
-    kinds = [(document["setup"], spec.game.rules().codec.setup_type)]
+    kinds = [(document["setup"], spec.game.rules.codec.setup_type)]
     kinds += [(event, codec._event) for event in document["events"]]  # the private union type
     commands = [codec.command_to_data(c) for c in game.legal_commands()]
     kinds += [(command, codec._command) for command in commands]

@@ -46,7 +46,7 @@ class GameMachine(RuleBasedStateMachine):
         """Record ``game``, the game after ``command``, checking it against the slow path: the
         events ``decide`` gives, folded by one ``evolve`` per event (a ruleset's own ``execute``
         and ``fold`` must agree with them exactly)."""
-        rules = self.spec.game.rules()
+        rules = self.spec.game.rules
         before = self.game
         events = rules.decide(before.state, command)
         assert game.events == before.events + events
@@ -63,7 +63,7 @@ class GameMachine(RuleBasedStateMachine):
         assert str(refused.value), "every refusal says why"
         if expected_version is None:  # the slow path refuses it too
             with pytest.raises(core.IllegalCommand):
-                self.spec.game.rules().decide(game.state, command)
+                self.spec.game.rules.decide(game.state, command)
         assert game == before
         assert game.state == before.state
         return refused.value
@@ -194,13 +194,15 @@ class GameMachine(RuleBasedStateMachine):
             assert game.is_legal(command), f"{command!r} is listed but refused"
         by_seat = [game.legal_commands(seat) for seat in range(self.spec.seats(game))]
         assert sorted(map(repr, legal)) == sorted(repr(c) for mine in by_seat for c in mine)
+        seats = tuple(sorted({command.seat for command in legal}))
+        assert game.waiting == seats, "the seats waited for are exactly those with a command"
 
     @invariant()
     def replays(self) -> None:
         game = self.game
         kind = self.spec.game
         assert kind.replay(game.setup, game.events) == game
-        rules = kind.rules()
+        rules = kind.rules
         start, _ = rules.start(game.setup)
         assert functools.reduce(rules.evolve, game.events, start) == game.state
         assert kind.loads(game.dumps()) == game

@@ -94,7 +94,8 @@ def test_moving_a_caught_fish() -> None:
 
 def test_moving_something_that_is_not_a_fish() -> None:
     command = MoveFish(MOVE_DUE.state.turn, "red")  # type: ignore[arg-type]  # not a Fish
-    _refused(MOVE_DUE, command, Reason.NOT_A_FISH, "M6")
+    error = _refused(MOVE_DUE, command, CoreReason.MALFORMED_COMMAND, "M2")
+    assert error.message == "MoveFish.fish must be Fish, not 'red' (str)"
 
 
 @pytest.mark.parametrize("command", [Roll(0), Roll(1), MoveFish(0, Fish.PINK)])

@@ -14,7 +14,6 @@ from __future__ import annotations
 import enum
 
 from attrs import frozen
-from typing_extensions import override
 
 from avanti import core
 
@@ -107,108 +106,115 @@ CODEC: core.Codec[Setup, Command, Event] = core.Codec(
 )
 
 
-class ToyRules:
-    """The toy ruleset."""
+def start(setup: Setup) -> tuple[State, tuple[Event, ...]]:
+    if not 1 <= len(setup.players) <= 4:
+        raise core.InvalidSetup("the race takes 1 to 4 players", rule="T1")
+    n = len(setup.players)
+    state = State(setup.goal, (0,) * n, (None,) * n, 0, None, core.Rng(setup.seed))
+    events: list[Event] = []
+    rng = state.rng
+    for seat in range(n):
+        events.append(BonusDealt(seat, rng.stream().below(3)))
+        rng = rng.advanced()
+    return state, tuple(events)
 
-    codec = CODEC
 
-    def start(self, setup: Setup) -> tuple[State, tuple[Event, ...]]:
-        if not 1 <= len(setup.players) <= 4:
-            raise core.InvalidSetup("the race takes 1 to 4 players", rule="T1")
-        n = len(setup.players)
-        state = State(setup.goal, (0,) * n, (None,) * n, 0, None, core.Rng(setup.seed))
-        events: list[Event] = []
-        rng = state.rng
-        for seat in range(n):
-            events.append(BonusDealt(seat, rng.stream().below(3)))
-            rng = rng.advanced()
-        return state, tuple(events)
+def decide(state: State, command: Command) -> tuple[Event, ...]:
+    if state.winner is not None:
+        core.refuse(core.CoreReason.GAME_OVER, "the race is over", rule="T3")
+    if command.seat != state.turn:
+        raise core.IllegalCommand(
+            core.CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn", rule="T2"
+        )
+    if isinstance(command, Wait):
+        return (Waited(command.seat),)
+    pips = state.rng.stream().below(6) + 1
+    events: tuple[Event, ...] = (Rolled(command.seat, pips),)
+    if state.positions[command.seat] + pips >= state.goal:
+        events += (Won(command.seat),)
+    return events
 
-    def decide(self, state: State, command: Command) -> tuple[Event, ...]:
-        if state.winner is not None:
-            raise core.IllegalCommand(core.CoreReason.GAME_OVER, "the race is over", rule="T3")
-        if not isinstance(command, (Roll, Wait)):
-            raise core.IllegalCommand(core.CoreReason.UNKNOWN_COMMAND, f"{command!r}", rule="T2")
-        if type(command.seat) is not int:  # True == 1 and 1.0 == 1, but neither is a seat
-            raise core.IllegalCommand(core.CoreReason.NO_SUCH_SEAT, f"{command!r}", rule="T2")
-        if command.seat != state.turn:
-            raise core.IllegalCommand(
-                core.CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn", rule="T2"
-            )
-        if isinstance(command, Wait):
-            return (Waited(command.seat),)
-        pips = state.rng.stream().below(6) + 1
-        events: tuple[Event, ...] = (Rolled(command.seat, pips),)
-        if state.positions[command.seat] + pips >= state.goal:
-            events += (Won(command.seat),)
-        return events
 
-    def evolve(self, state: State, event: Event) -> State:
-        n = len(state.positions)
-        if isinstance(event, BonusDealt):
-            bonuses = list(state.bonuses)
-            bonuses[event.seat] = event.bonus
-            return State(state.goal, state.positions, tuple(bonuses), 0, None, state.rng.advanced())
-        if isinstance(event, Rolled):
-            positions = list(state.positions)
-            positions[event.seat] += event.pips
-            return State(
-                state.goal,
-                tuple(positions),
-                state.bonuses,
-                (event.seat + 1) % n,
-                None,
-                state.rng.advanced(),
-            )
-        if isinstance(event, Waited):
-            turn = (event.seat + 1) % n
-            return State(state.goal, state.positions, state.bonuses, turn, None, state.rng)
-        return State(state.goal, state.positions, state.bonuses, state.turn, event.seat, state.rng)
+def evolve(state: State, event: Event) -> State:
+    n = len(state.positions)
+    if isinstance(event, BonusDealt):
+        bonuses = list(state.bonuses)
+        bonuses[event.seat] = event.bonus
+        return State(state.goal, state.positions, tuple(bonuses), 0, None, state.rng.advanced())
+    if isinstance(event, Rolled):
+        positions = list(state.positions)
+        positions[event.seat] += event.pips
+        return State(
+            state.goal,
+            tuple(positions),
+            state.bonuses,
+            (event.seat + 1) % n,
+            None,
+            state.rng.advanced(),
+        )
+    if isinstance(event, Waited):
+        turn = (event.seat + 1) % n
+        return State(state.goal, state.positions, state.bonuses, turn, None, state.rng)
+    return State(state.goal, state.positions, state.bonuses, state.turn, event.seat, state.rng)
 
-    def legal_commands(self, state: State) -> tuple[Command, ...]:
-        if state.winner is not None:
-            return ()
-        return (Roll(state.turn), Wait(state.turn))
 
-    def view(self, state: State, seat: int | None) -> View:
-        own = seat is not None and 0 <= seat < len(state.bonuses)  # others see no bonus
-        bonus = state.bonuses[seat] if own and seat is not None else None
-        return View(seat, state.positions, bonus, state.turn)
+def legal_commands(state: State) -> tuple[Command, ...]:
+    if state.winner is not None:
+        return ()
+    return (Roll(state.turn), Wait(state.turn))
 
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        if isinstance(event, BonusDealt) and event.seat != seat:
-            return BonusDealt(event.seat, None)
-        return event
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        returns = tuple(1.0 if s == state.winner else 0.0 for s in range(len(state.positions)))
-        return Outcome(state.winner, (state.winner,), returns)
+def view(state: State, seat: int | None) -> View:
+    own = seat is not None and 0 <= seat < len(state.bonuses)  # others see no bonus
+    bonus = state.bonuses[seat] if own and seat is not None else None
+    return View(seat, state.positions, bonus, state.turn)
 
-    def notations(self, state: State, command: Command) -> tuple[str, ...]:
-        return ("roll",) if isinstance(command, Roll) else ("wait",)
 
-    def cause(self, event: Event) -> Command | None:
-        if isinstance(event, Rolled):
-            return Roll(event.seat)
-        if isinstance(event, Waited):
-            return Wait(event.seat)
+def redact(event: Event, seat: int | None) -> Event | None:
+    if isinstance(event, BonusDealt) and event.seat != seat:
+        return BonusDealt(event.seat, None)
+    return event
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.winner is None:
         return None
+    returns = tuple(1.0 if s == state.winner else 0.0 for s in range(len(state.positions)))
+    return Outcome(state.winner, (state.winner,), returns)
 
 
-RULES = ToyRules()
+def notations(state: State, command: Command) -> tuple[str, ...]:
+    return ("roll",) if isinstance(command, Roll) else ("wait",)
 
 
-class Game(core.Game[Setup, State, Command, Event, View, Outcome]):
+def cause(event: Event) -> Command | None:
+    if isinstance(event, Rolled):
+        return Roll(event.seat)
+    if isinstance(event, Waited):
+        return Wait(event.seat)
+    return None
+
+
+RULES: core.Ruleset[Setup, State, Command, Event, View, Outcome] = core.Ruleset(
+    codec=CODEC,
+    rule="T2",
+    start=start,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    view=view,
+    redact=redact,
+    outcome=outcome,
+    cause=cause,
+    notations=notations,
+)
+"""The toy ruleset: its functions in one record (``waiting``, ``fold`` and ``execute`` default)."""
+
+
+class Game(core.Game[Setup, State, Command, Event, View, Outcome], rules=RULES):
     """A toy race."""
 
     __slots__ = ()
-
-    @classmethod
-    @override
-    def rules(cls) -> ToyRules:
-        return RULES
 
 
 def new_game(players: list[str], seed: int = 0, goal: int = 10) -> Game:

@@ -44,9 +44,9 @@ from avanti.autorama.events import (
     VehicleTakenBack,
 )
 from avanti.autorama.evolve import evolve
-from avanti.autorama.game import Game, dumps, execute, loads, new_game, replay
+from avanti.autorama.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.autorama.reasons import Reason
-from avanti.autorama.rules import CODEC, RULES, AutoramaRules, decide, legal_commands, outcome
+from avanti.autorama.rules import legal_commands, outcome, waiting
 from avanti.autorama.scoring import Assignment, Outcome, Score, best_assignment
 from avanti.autorama.setup import Options, Phase, Scenario, Setup
 from avanti.autorama.state import GameState, Step
@@ -60,7 +60,6 @@ __all__ = [
     "AdvisorPlayed",
     "AdvisorsRevealed",
     "Assignment",
-    "AutoramaRules",
     "Bid",
     "BidPlaced",
     "BonusReceived",
@@ -116,4 +115,5 @@ __all__ = [
     "redact",
     "replay",
     "view",
+    "waiting",
 ]

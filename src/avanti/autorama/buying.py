@@ -12,11 +12,11 @@ from avanti.autorama.cards import (
 )
 from avanti.autorama.commands import Command, PlayAdvisor
 from avanti.autorama.events import AdvisorPlayed, BonusReceived, VehicleBought
-from avanti.autorama.flow import Emitter, refuse
+from avanti.autorama.flow import Emitter
 from avanti.autorama.reasons import Reason
 from avanti.autorama.setup import Phase
 from avanti.autorama.state import GameState
-from avanti.core import CoreReason
+from avanti.core import CoreReason, refuse
 
 __all__ = ["decide_play", "legal_buying"]
 
@@ -29,27 +29,42 @@ def decide_play(state: GameState, command: PlayAdvisor) -> Emitter:
     vehicle starts the next round.
     """
     if state.phase is not Phase.BUYING:
-        refuse(CoreReason.WRONG_PHASE, "advisors are played only in phase 2", "F9", command)
+        refuse(
+            CoreReason.WRONG_PHASE,
+            "advisors are played only in phase 2",
+            rule="F9",
+            command=command,
+        )
     seat = command.seat
     if seat != state.turn:
-        refuse(CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn to play", "F9", command)
+        refuse(
+            CoreReason.NOT_YOUR_TURN,
+            f"it is seat {state.turn}'s turn to play",
+            rule="F9",
+            command=command,
+        )
     if command.advisor not in state.advisors[seat]:
         refuse(
             Reason.ADVISOR_NOT_IN_HAND,
             f"advisor {command.advisor} is not in your hand",
-            "F9",
-            command,
+            rule="F9",
+            command=command,
         )
     if command.boost:
         if kind_of(command.advisor) is not Kind.FLEET_MANAGER:
             refuse(
                 Reason.NOT_A_FLEET_MANAGER,
                 f"only a Fleet Manager can be boosted, not advisor {command.advisor}",
-                "F10",
-                command,
+                rule="F10",
+                command=command,
             )
         if state.cash[seat] < BOOST_COST:
-            refuse(Reason.BOOST_UNAFFORDABLE, "a boost costs $3,000 in cash", "F10", command)
+            refuse(
+                Reason.BOOST_UNAFFORDABLE,
+                "a boost costs $3,000 in cash",
+                rule="F10",
+                command=command,
+            )
     em = Emitter(state)
     em.emit(AdvisorPlayed(seat, command.advisor, command.boost))
     if all(advisor is not None for advisor in em.state.played):

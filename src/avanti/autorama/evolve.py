@@ -29,12 +29,12 @@ from avanti.autorama.events import (
     VehicleTakenBack,
 )
 from avanti.autorama.setup import Phase
-from avanti.autorama.state import Draft, GameState, Step, _StateLike
+from avanti.autorama.state import Draft, GameState, StateLike, Step
 
 __all__ = ["apply", "evolve", "fold", "next_active", "seat_with_lowest_offer"]
 
 T = TypeVar("T")
-S = TypeVar("S", bound=_StateLike)
+S = TypeVar("S", GameState, Draft)
 
 
 def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -56,7 +56,7 @@ def next_active(active: tuple[bool, ...], seat: int) -> int:
     return next((seat + k) % n for k in range(1, n + 1) if k == n or active[(seat + k) % n])
 
 
-def seat_with_lowest_offer(state: _StateLike) -> int:
+def seat_with_lowest_offer(state: StateLike) -> int:
     """The seat whose offered vehicle is the lowest (F16), once every offer is one vehicle."""
     return min(range(state.players), key=lambda s: min(state.offers[s] or (99,)))
 

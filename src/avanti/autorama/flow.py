@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import enum
-from typing import NoReturn
-
-from avanti.autorama.commands import Command
 from avanti.autorama.events import (
     AdvisorsRevealed,
     ChecksRevealed,
@@ -16,9 +12,8 @@ from avanti.autorama.events import (
 from avanti.autorama.evolve import apply
 from avanti.autorama.scoring import score
 from avanti.autorama.state import Draft, GameState
-from avanti.core import IllegalCommand
 
-__all__ = ["Emitter", "refuse"]
+__all__ = ["Emitter"]
 
 
 class Emitter:
@@ -67,8 +62,3 @@ class Emitter:
         else:
             result = score(state)
             self.emit(GameEnded(tuple(s.total for s in result.scores), result.winners))
-
-
-def refuse(reason: enum.StrEnum, message: str, rule: str, command: Command) -> NoReturn:
-    """Raise :class:`IllegalCommand` for ``command``."""
-    raise IllegalCommand(reason, message, rule=rule, command=command)

@@ -1,24 +1,52 @@
-"""The game aggregate and the module-level entry points shared by every game."""
+"""For Sale: Autorama on the core: its codec, its :class:`~avanti.core.Ruleset` record, the
+``Game`` aggregate and the module-level entry points shared by every game."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from typing_extensions import override
-
 from avanti import core
-from avanti.autorama.commands import Command
-from avanti.autorama.events import Event
-from avanti.autorama.rules import RULES, AutoramaRules
+from avanti.autorama import rules, views
+from avanti.autorama.commands import COMMANDS, Command
+from avanti.autorama.events import EVENTS, Event
+from avanti.autorama.notation import notations
 from avanti.autorama.scoring import Outcome
 from avanti.autorama.setup import Options, Scenario, Setup
 from avanti.autorama.state import GameState
 from avanti.autorama.views import View
 
-__all__ = ["Game", "dumps", "execute", "loads", "new_game", "replay"]
+__all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
+
+CODEC: core.Codec[Setup, Command, Event] = core.Codec(
+    format="autorama",
+    formats=("avanti.autorama",),
+    version=1,
+    setup_type=Setup,
+    commands=COMMANDS,
+    events=EVENTS,
+)
+"""JSON for this game's setups, commands, events, views and outcomes (format version 1)."""
+
+RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Ruleset(
+    codec=CODEC,
+    rule="F1",
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    fold=rules.fold,
+    execute=rules.execute,
+    legal_commands=rules.legal_commands,
+    waiting=rules.waiting,
+    view=views.view,
+    redact=views.redact,
+    outcome=rules.outcome,
+    cause=rules.cause,
+    notations=notations,
+)
+"""The rules of For Sale: Autorama (F1-F20) as one record, bound to :class:`Game`."""
 
 
-class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
+class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RULES):
     """A game of For Sale: Autorama (F1-F20): its setup, its event log and its state.
 
     Make one with :func:`new_game`, :func:`replay` or :func:`loads`.
@@ -26,11 +54,13 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
 
     __slots__ = ()
 
-    @classmethod
-    @override
-    def rules(cls) -> AutoramaRules:
-        """The For Sale: Autorama ruleset."""
-        return RULES
+
+def decide(state: GameState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state`` (functional form), its form checked first.
+
+    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
+    """
+    return RULES.decide(state, command)
 
 
 def new_game(
@@ -76,8 +106,8 @@ def loads(text: str | bytes) -> Game:
 
 
 def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-    """The functional form of a checked command: ``(new_state, events)`` (F4-F18).
+    """Functional form: the state after ``command`` and the events it caused, in one pass.
 
-    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged.
+    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
     """
-    return core.execute(RULES, state, command)
+    return RULES.execute(state, command)

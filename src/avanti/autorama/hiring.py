@@ -7,11 +7,11 @@ import functools
 from avanti.autorama.cards import Kind, dollars, kind_of
 from avanti.autorama.commands import Bid, Command, Pass
 from avanti.autorama.events import AdvisorHired, BidPlaced, ConsultantPaid, Passed
-from avanti.autorama.flow import Emitter, refuse
+from avanti.autorama.flow import Emitter
 from avanti.autorama.reasons import Reason
 from avanti.autorama.setup import Phase
 from avanti.autorama.state import GameState
-from avanti.core import CoreReason
+from avanti.core import CoreReason, refuse
 
 __all__ = ["decide_bid", "decide_pass", "high_bid", "legal_hiring"]
 
@@ -29,9 +29,19 @@ def _lowest_legal_bid(state: GameState) -> int:
 
 def _check_turn(state: GameState, command: Bid | Pass, rule: str) -> None:
     if state.phase is not Phase.HIRING:
-        refuse(CoreReason.WRONG_PHASE, "advisors are auctioned only in phase 1", rule, command)
+        refuse(
+            CoreReason.WRONG_PHASE,
+            "advisors are auctioned only in phase 1",
+            rule=rule,
+            command=command,
+        )
     if command.seat != state.turn:
-        refuse(CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn to bid", "F4", command)
+        refuse(
+            CoreReason.NOT_YOUR_TURN,
+            f"it is seat {state.turn}'s turn to bid",
+            rule="F4",
+            command=command,
+        )
 
 
 def decide_bid(state: GameState, command: Bid) -> Emitter:
@@ -39,14 +49,19 @@ def decide_bid(state: GameState, command: Bid) -> Emitter:
     _check_turn(state, command, "F4")
     lowest = _lowest_legal_bid(state)
     if command.amount < lowest:
-        refuse(Reason.BID_TOO_LOW, f"the bid must be at least {dollars(lowest)}", "F4", command)
+        refuse(
+            Reason.BID_TOO_LOW,
+            f"the bid must be at least {dollars(lowest)}",
+            rule="F4",
+            command=command,
+        )
     cash = state.cash[command.seat]
     if command.amount > cash:
         refuse(
             Reason.BID_OVER_CASH,
             f"the bid cannot exceed your cash ({dollars(cash)})",
-            "F4",
-            command,
+            rule="F4",
+            command=command,
         )
     em = Emitter(state)
     em.emit(BidPlaced(command.seat, command.amount))

@@ -1,14 +1,18 @@
-"""The ruleset: start, decide, legal commands, outcome and cause, bundled for the core."""
+"""The rules of For Sale: Autorama, as the core's :class:`~avanti.core.Ruleset` binds them.
+
+Every game names the same functions in its ``rules`` module: ``start``, ``decide``, ``evolve``,
+``fold``, ``execute``, ``legal_commands``, ``waiting``, ``outcome`` and ``cause``. The phases'
+rules live in ``hiring`` (F4-F8), ``buying`` (F9-F13) and ``selling`` (F14-F18), the folding of
+events in ``evolve``; this module starts a game and dispatches to them.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
 from avanti.autorama.buying import decide_play, legal_buying
 from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
 from avanti.autorama.commands import (
-    COMMANDS,
     Bid,
     Command,
     DeclineMechanic,
@@ -19,7 +23,6 @@ from avanti.autorama.commands import (
     UseMechanic,
 )
 from avanti.autorama.events import (
-    EVENTS,
     AdvisorPlayed,
     AdvisorsRevealed,
     BidPlaced,
@@ -36,7 +39,6 @@ from avanti.autorama.events import (
 from avanti.autorama.evolve import evolve, fold
 from avanti.autorama.flow import Emitter
 from avanti.autorama.hiring import decide_bid, decide_pass, legal_hiring
-from avanti.autorama.notation import notations
 from avanti.autorama.scoring import Outcome, score
 from avanti.autorama.selling import (
     decide_mechanic,
@@ -53,29 +55,20 @@ from avanti.autorama.setup import (
     validate,
 )
 from avanti.autorama.state import GameState, Step
-from avanti.autorama.views import View, redact, view
-from avanti.core import Codec, CoreReason, IllegalCommand, Rng
+from avanti.core import CoreReason, Rng, refuse
 
 __all__ = [
-    "CODEC",
-    "RULES",
-    "AutoramaRules",
+    "Outcome",
     "cause",
     "decide",
+    "evolve",
+    "execute",
+    "fold",
     "legal_commands",
     "outcome",
     "start",
+    "waiting",
 ]
-
-CODEC: Codec[Setup, Command, Event] = Codec(
-    format="autorama",
-    formats=("avanti.autorama",),
-    version=1,
-    setup_type=Setup,
-    commands=COMMANDS,
-    events=EVENTS,
-)
-"""JSON for this game's setups, commands, events, views and outcomes (format version 1)."""
 
 
 def _blank(setup: Setup) -> GameState:
@@ -202,35 +195,6 @@ def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     return state, (shuffle, AdvisorsRevealed(1, first, decks[0][k : k + n]))
 
 
-_RULE_OF: dict[type, str] = {
-    Bid: "F4",
-    Pass: "F5",
-    PlayAdvisor: "F9",
-    Offer: "F14",
-    TakeBack: "F15",
-    UseMechanic: "F16",
-    DeclineMechanic: "F16",
-}
-
-
-def _well_typed(command: Command) -> bool:
-    """Whether the fields of ``command`` have their exact types (``True`` is no card number).
-
-    Events copy these fields, so a float or a boolean let through would be written into the log
-    and the game could no longer be read back from its JSON.
-    """
-    if isinstance(command, Bid):
-        return type(command.amount) is int
-    if isinstance(command, PlayAdvisor):
-        return type(command.advisor) is int and type(command.boost) is bool
-    if isinstance(command, Offer):
-        vehicles: object = command.vehicles
-        return type(vehicles) is tuple and all(type(v) is int for v in vehicles)
-    if isinstance(command, TakeBack):
-        return type(command.vehicle) is int
-    return True
-
-
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state``, by the rules of its phase (F4-F18).
 
@@ -239,7 +203,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     return _decide(state, command).result()
 
 
-def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
+def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
     """The state after ``command`` and its events in one pass: ``decide`` already folds them.
 
     :raises IllegalCommand: as :func:`decide`.
@@ -249,29 +213,15 @@ def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tu
 
 
 def _decide(state: GameState, command: Command) -> Emitter:
+    """Check what every command must meet (F1, F18), then the rules of the command's phase.
+
+    The core has checked the command's form (its class and the exact types of its fields).
+    """
     if state.phase is Phase.OVER:
-        raise IllegalCommand(CoreReason.GAME_OVER, "the game is over", rule="F18", command=command)
-    rule = _RULE_OF.get(type(command))
-    if rule is None:
-        raise IllegalCommand(
-            CoreReason.UNKNOWN_COMMAND,
-            f"{command!r} is not a command of this game",
-            rule="F1",
-            command=command,
-        )
+        refuse(CoreReason.GAME_OVER, "the game is over", rule="F18", command=command)
     seat = command.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise IllegalCommand(
-            CoreReason.NO_SUCH_SEAT, f"there is no seat {seat!r}", rule="F1", command=command
-        )
-    if not _well_typed(command):
-        raise IllegalCommand(
-            CoreReason.UNKNOWN_COMMAND,
-            f"{command!r}: card numbers and amounts are whole numbers, boost is True or False, "
-            "and an offer is a tuple of vehicles",
-            rule="F1",
-            command=command,
-        )
+    if not 0 <= seat < state.players:
+        refuse(CoreReason.NO_SUCH_SEAT, f"there is no seat {seat!r}", rule="F1", command=command)
     if isinstance(command, Bid):
         return decide_bid(state, command)
     if isinstance(command, Pass):
@@ -302,6 +252,18 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
     return ()
 
 
+def waiting(state: GameState) -> tuple[int, ...]:
+    """The seats that may act now: the one on turn in an auction (F4), when playing advisors
+    (F9), taking back (F15) or choosing a Mechanic (F16); every seat still to make its offer
+    while offers are made face down at once (F14); nobody once the game is over."""
+    if state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.SELLING and state.step is Step.OFFERING:
+        return tuple(s for s in range(state.players) if state.offers[s] is None)
+    assert state.turn is not None
+    return (state.turn,)
+
+
 def outcome(state: GameState) -> Outcome | None:
     """F19, F20: the scores and winners once every vehicle is sold, else ``None``."""
     return score(state) if state.phase is Phase.OVER else None
@@ -324,55 +286,3 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, MechanicDeclined):
         return DeclineMechanic(event.seat)
     return None
-
-
-class AutoramaRules:
-    """For Sale: Autorama (F1-F20) as a :class:`avanti.core.Ruleset`."""
-
-    codec = CODEC
-
-    def start(self, setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
-        """See :func:`avanti.autorama.rules.start`."""
-        return start(setup)
-
-    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
-        """See :func:`avanti.autorama.decide`."""
-        return decide(state, command)
-
-    def evolve(self, state: GameState, event: Event) -> GameState:
-        """See :func:`avanti.autorama.evolve`."""
-        return evolve(state, event)
-
-    def execute(self, state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-        """``decide`` and ``evolve`` in one pass: the state after ``command`` and its events."""
-        return decide_and_evolve(state, command)
-
-    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
-        """The state after every event in turn, one frozen state at the end."""
-        return fold(state, events)
-
-    def legal_commands(self, state: GameState) -> tuple[Command, ...]:
-        """See :func:`avanti.autorama.legal_commands`."""
-        return legal_commands(state)
-
-    def view(self, state: GameState, seat: int | None) -> View:
-        """See :func:`avanti.autorama.view`."""
-        return view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """See :func:`avanti.autorama.redact`."""
-        return redact(event, seat)
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        """See :func:`avanti.autorama.outcome`."""
-        return outcome(state)
-
-    notations = staticmethod(notations)
-
-    def cause(self, event: Event) -> Command | None:
-        """See :func:`avanti.autorama.rules.cause`."""
-        return cause(event)
-
-
-RULES = AutoramaRules()
-"""The ruleset object the core runs."""

@@ -12,7 +12,7 @@ import functools
 from attrs import frozen
 
 from avanti.autorama.cards import Kind, kind_of
-from avanti.autorama.state import _StateLike
+from avanti.autorama.state import StateLike
 
 Pairs = tuple[tuple[int, int], ...]
 """(advisor, index of check) pairs."""
@@ -118,10 +118,18 @@ def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: 
     check_total = sum(checks) + sum(a.worth - a.check for a in assignments)
     financial = sum(1 for a in kept if kind_of(a) is Kind.FINANCIAL_ADVISOR)
     bonus = financial * cash
-    return Score(seat, checks, assignments, check_total, cash, bonus, check_total + cash + bonus)
+    return Score(
+        seat=seat,
+        checks=checks,
+        assignments=assignments,
+        check_total=check_total,
+        cash=cash,
+        bonus=bonus,
+        total=check_total + cash + bonus,
+    )
 
 
-def score(state: _StateLike) -> Outcome:
+def score(state: StateLike) -> Outcome:
     """F19, F20: every seat's score, and the winners: most money, then most cash, else shared."""
     scores = tuple(
         score_seat(s, state.checks[s], state.kept[s], state.cash[s]) for s in range(state.players)
@@ -129,4 +137,4 @@ def score(state: _StateLike) -> Outcome:
     best = max((s.total, s.cash) for s in scores)
     winners = tuple(s.seat for s in scores if (s.total, s.cash) == best)
     returns = tuple(1.0 if s.seat in winners else 0.0 for s in scores)
-    return Outcome(scores, winners, returns)
+    return Outcome(scores=scores, winners=winners, returns=returns)

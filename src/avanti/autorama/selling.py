@@ -16,11 +16,11 @@ from avanti.autorama.events import (
     VehicleSold,
     VehicleTakenBack,
 )
-from avanti.autorama.flow import Emitter, refuse
+from avanti.autorama.flow import Emitter
 from avanti.autorama.reasons import Reason
 from avanti.autorama.setup import Phase
 from avanti.autorama.state import GameState, Step
-from avanti.core import CoreReason
+from avanti.core import CoreReason, refuse
 
 __all__ = [
     "decide_mechanic",
@@ -46,7 +46,7 @@ _WHEN = {
 
 def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
     if state.phase is not Phase.SELLING or state.step is not step:
-        refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule, command)
+        refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule=rule, command=command)
 
 
 def decide_offer(state: GameState, command: Offer) -> Emitter:
@@ -54,22 +54,32 @@ def decide_offer(state: GameState, command: Offer) -> Emitter:
     _in_step(state, Step.OFFERING, command, "F14")
     seat, vehicles = command.seat, tuple(command.vehicles)
     if state.offers[seat] is not None:
-        refuse(Reason.ALREADY_OFFERED, "you have already offered this round", "F14", command)
+        refuse(
+            Reason.ALREADY_OFFERED,
+            "you have already offered this round",
+            rule="F14",
+            command=command,
+        )
     if len(vehicles) not in (1, 2) or (len(vehicles) == 2 and vehicles[0] >= vehicles[1]):
         refuse(
             Reason.BAD_OFFER,
             "offer one vehicle, or two different vehicles in ascending order",
-            "F14",
-            command,
+            rule="F14",
+            command=command,
         )
     missing = [v for v in vehicles if v not in state.vehicles[seat]]
     if missing:
         refuse(
-            Reason.VEHICLE_NOT_IN_HAND, f"vehicle {missing[0]} is not in your hand", "F14", command
+            Reason.VEHICLE_NOT_IN_HAND,
+            f"vehicle {missing[0]} is not in your hand",
+            rule="F14",
+            command=command,
         )
     lawyer = lawyer_for(state, seat) if len(vehicles) == 2 else None
     if len(vehicles) == 2 and lawyer is None:
-        refuse(Reason.NO_LAWYER, "offering two vehicles takes a Lawyer", "F15", command)
+        refuse(
+            Reason.NO_LAWYER, "offering two vehicles takes a Lawyer", rule="F15", command=command
+        )
     em = Emitter(state)
     em.emit(VehiclesOffered(seat, vehicles, lawyer))
     offers = em.state.offers
@@ -87,11 +97,16 @@ def decide_take_back(state: GameState, command: TakeBack) -> Emitter:
         refuse(
             CoreReason.NOT_YOUR_TURN,
             f"seat {state.turn} takes a vehicle back first (lowest Lawyer first)",
-            "F15",
-            command,
+            rule="F15",
+            command=command,
         )
     if command.vehicle not in (state.offers[seat] or ()):
-        refuse(Reason.NOT_OFFERED, f"you did not offer vehicle {command.vehicle}", "F15", command)
+        refuse(
+            Reason.NOT_OFFERED,
+            f"you did not offer vehicle {command.vehicle}",
+            rule="F15",
+            command=command,
+        )
     em = Emitter(state)
     em.emit(VehicleTakenBack(seat, command.vehicle))
     lawyer = state.lawyers[seat]
@@ -109,8 +124,8 @@ def decide_mechanic(state: GameState, command: UseMechanic | DeclineMechanic) ->
         refuse(
             Reason.NOT_LOWEST,
             f"only seat {state.turn}, with the lowest vehicle, may use a Mechanic",
-            "F16",
-            command,
+            rule="F16",
+            command=command,
         )
     em = Emitter(state)
     if isinstance(command, UseMechanic):

@@ -7,15 +7,15 @@ cards, everybody's cash and hands, secret offers and the seeded generator.
 from __future__ import annotations
 
 import enum
-from typing import Any, Protocol, Self
+from typing import Any, Self, TypeAlias
 
 from attrs import frozen
 
 from avanti.autorama.setup import Options, Phase
 from avanti.core import Rng
-from avanti.core.values import Replacer
+from avanti.core.values import DraftOf, Replacer
 
-__all__ = ["Draft", "GameState", "Step"]
+__all__ = ["Draft", "GameState", "StateLike", "Step"]
 
 
 class Step(enum.Enum):
@@ -100,91 +100,21 @@ class GameState:
 
 
 _REPLACE = Replacer(GameState)
-_FIELD_NAMES = _REPLACE.names
 
 
-class _StateLike(Protocol):
-    """What the rules read of a state: a :class:`GameState`, or the ``Draft`` of one.
-
-    ``but`` gives the state with some fields replaced: a new frozen state, or the same draft
-    changed in place.
-    """
-
-    @property
-    def players(self) -> int: ...
-    @property
-    def options(self) -> Options: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def step(self) -> Step: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def start(self) -> int: ...
-    @property
-    def turn(self) -> int | None: ...
-    @property
-    def advisor_deck(self) -> tuple[int, ...]: ...
-    @property
-    def vehicle_deck(self) -> tuple[int, ...]: ...
-    @property
-    def check_deck(self) -> tuple[int, ...]: ...
-    @property
-    def removed_advisors(self) -> tuple[int, ...]: ...
-    @property
-    def removed_vehicles(self) -> tuple[int, ...]: ...
-    @property
-    def removed_checks(self) -> tuple[int, ...]: ...
-    @property
-    def table(self) -> tuple[int, ...]: ...
-    @property
-    def cash(self) -> tuple[int, ...]: ...
-    @property
-    def bids(self) -> tuple[int | None, ...]: ...
-    @property
-    def active(self) -> tuple[bool, ...]: ...
-    @property
-    def advisors(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def played(self) -> tuple[int | None, ...]: ...
-    @property
-    def boosted(self) -> tuple[bool, ...]: ...
-    @property
-    def kept(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def spent(self) -> tuple[int, ...]: ...
-    @property
-    def vehicles(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def offers(self) -> tuple[tuple[int, ...] | None, ...]: ...
-    @property
-    def lawyers(self) -> tuple[int | None, ...]: ...
-    @property
-    def revealed(self) -> bool: ...
-    @property
-    def mechanic(self) -> bool: ...
-    @property
-    def sold(self) -> tuple[int, ...]: ...
-    @property
-    def checks(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def rng(self) -> Rng: ...
-    def but(self, **changes: Any) -> Self:
-        """The state with some fields replaced."""
-        ...
-
-
-class Draft:
+class Draft(DraftOf[GameState]):
     """A working copy of a :class:`GameState` whose fields are replaced one event at a time.
 
     An :class:`~avanti.autorama.flow.Emitter` and the fold apply events to a draft and build one
     frozen state at the end, instead of a whole new state per event (DESIGN "Performance
     principles"). A draft holds the same immutable values as a state (tuples, never lists),
     lives inside one call and is never shared.
-    """
 
-    __slots__ = _FIELD_NAMES
+    :class:`~avanti.core.values.DraftOf` generates its slots, ``Draft(state)``, which copies
+    every field, and ``freeze()``, which builds the frozen state. The annotations below are for
+    the type checker; class creation checks that they are the state's fields, in order, with the
+    same types.
+    """
 
     players: int
     options: Options
@@ -217,75 +147,15 @@ class Draft:
     checks: tuple[tuple[int, ...], ...]
     rng: Rng
 
-    def __init__(self, state: GameState) -> None:
-        self.players = state.players
-        self.options = state.options
-        self.phase = state.phase
-        self.step = state.step
-        self.round = state.round
-        self.start = state.start
-        self.turn = state.turn
-        self.advisor_deck = state.advisor_deck
-        self.vehicle_deck = state.vehicle_deck
-        self.check_deck = state.check_deck
-        self.removed_advisors = state.removed_advisors
-        self.removed_vehicles = state.removed_vehicles
-        self.removed_checks = state.removed_checks
-        self.table = state.table
-        self.cash = state.cash
-        self.bids = state.bids
-        self.active = state.active
-        self.advisors = state.advisors
-        self.played = state.played
-        self.boosted = state.boosted
-        self.kept = state.kept
-        self.spent = state.spent
-        self.vehicles = state.vehicles
-        self.offers = state.offers
-        self.lawyers = state.lawyers
-        self.revealed = state.revealed
-        self.mechanic = state.mechanic
-        self.sold = state.sold
-        self.checks = state.checks
-        self.rng = state.rng
-
     def but(self, **changes: Any) -> Self:
         """This draft, with some fields replaced in place."""
         for name, value in changes.items():
             setattr(self, name, value)
         return self
 
-    def freeze(self) -> GameState:
-        """The frozen state with the draft's values."""
-        return GameState(
-            self.players,
-            self.options,
-            self.phase,
-            self.step,
-            self.round,
-            self.start,
-            self.turn,
-            self.advisor_deck,
-            self.vehicle_deck,
-            self.check_deck,
-            self.removed_advisors,
-            self.removed_vehicles,
-            self.removed_checks,
-            self.table,
-            self.cash,
-            self.bids,
-            self.active,
-            self.advisors,
-            self.played,
-            self.boosted,
-            self.kept,
-            self.spent,
-            self.vehicles,
-            self.offers,
-            self.lawyers,
-            self.revealed,
-            self.mechanic,
-            self.sold,
-            self.checks,
-            self.rng,
-        )
+
+StateLike: TypeAlias = GameState | Draft
+"""What the rules read of a state: a :class:`GameState`, or the :class:`Draft` of one.
+
+Both have ``but``: a new frozen state, or the same draft changed in place.
+"""

@@ -7,7 +7,6 @@ notation, bots and terminal drawing.
 
 from avanti.avanti.board import DEFAULT_BOARD, Board, Space, SpaceKind, load_board
 from avanti.avanti.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
-from avanti.avanti.decide import decide
 from avanti.avanti.deck import DEFAULT_DECK, Deck, PowerCard, is_yellow, load_deck
 from avanti.avanti.describe import describe
 from avanti.avanti.events import (
@@ -36,11 +35,11 @@ from avanti.avanti.events import (
     TollPaid,
 )
 from avanti.avanti.evolve import evolve
-from avanti.avanti.game import Game, dumps, execute, loads, new_game, replay
+from avanti.avanti.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.avanti.legal import legal_commands
 from avanti.avanti.options import RuleOptions
 from avanti.avanti.reasons import Reason
-from avanti.avanti.rules import CODEC, Outcome
+from avanti.avanti.rules import Outcome, waiting
 from avanti.avanti.scenario import Scenario
 from avanti.avanti.setup import Setup
 from avanti.avanti.state import GameState, Phase
@@ -60,6 +59,7 @@ __all__ = [
     "CODEC",
     "DEFAULT_BOARD",
     "DEFAULT_DECK",
+    "RULES",
     "AtmWithdrawn",
     "AvantiError",
     "BankPaid",
@@ -125,4 +125,5 @@ __all__ = [
     "redact",
     "replay",
     "view",
+    "waiting",
 ]

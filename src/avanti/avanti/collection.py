@@ -14,7 +14,7 @@ from avanti.avanti.events import (
 from avanti.avanti.evolve import Log
 from avanti.avanti.positions import standings
 from avanti.avanti.runend import end_run
-from avanti.avanti.state import _StateLike
+from avanti.avanti.state import StateLike
 
 __all__ = ["after_round", "pay", "run_is_over", "start_round"]
 
@@ -70,14 +70,14 @@ def pay(log: Log, debtor: int, creditor: int, amount: int) -> None:
     log.add(BankPaid(creditor, amount - cash, BankPayment.SHORTFALL, debtor))
 
 
-def can_go_on(state: _StateLike) -> tuple[int, ...]:
+def can_go_on(state: StateLike) -> tuple[int, ...]:
     """The seats that can go on: not quit and holding at least one card (A18)."""
     hands = state.hands
     quit = state.quit
     return tuple([s for s in range(state.table.players) if not quit[s] and hands[s]])
 
 
-def run_is_over(state: _StateLike) -> bool:
+def run_is_over(state: StateLike) -> bool:
     """Whether the run ends after this collection (A18).
 
     It ends if (a) a car has reached the event marker, (b) nobody can go on, or (c) only the

@@ -7,10 +7,7 @@ rule id; the state is a value, so a refused command changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
-from typing import Any, NoReturn
-
-from attrs import fields
+from typing import Any
 
 from avanti.avanti.collection import after_round
 from avanti.avanti.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
@@ -33,8 +30,8 @@ from avanti.avanti.evolve import Log
 from avanti.avanti.positions import drive_hops, turn_order
 from avanti.avanti.reasons import Reason
 from avanti.avanti.runend import end_game, next_run, reached_dream_island
-from avanti.avanti.state import GameState, Phase, _StateLike
-from avanti.core import IllegalCommand
+from avanti.avanti.state import GameState, Phase, StateLike
+from avanti.core import refuse
 
 __all__ = ["decide", "decide_and_evolve", "investment_cost"]
 
@@ -46,10 +43,6 @@ _INVESTING = Phase.INVESTING
 _OVER = Phase.OVER
 _VOLUNTARY = QuitReason.VOLUNTARY
 _DISCARD = Pile.DISCARD
-
-
-def _refuse(reason: Reason, rule: str, message: str, command: object) -> NoReturn:
-    raise IllegalCommand(reason, message, rule=rule, command=command)
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
@@ -74,20 +67,20 @@ def decide_and_evolve(state: GameState, command: Command) -> tuple[GameState, tu
 
 
 def _decide(state: GameState, command: Command) -> Log:
-    kind = type(command)
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        _refuse(Reason.UNKNOWN_COMMAND, "A31", f"{command!r} is not an Avanti command", command)
-    if not _INTS.issuperset(map(type, _FIELDS[kind](command))):
-        message = f"{command!r}: every field of a command is a whole number"
-        _refuse(Reason.UNKNOWN_COMMAND, "A31", message, command)
+    """The rules every command meets (A1, A20), then its own. The core has checked its form:
+    an Avanti command whose fields are all ``int`` (A31)."""
     if state.phase is _OVER:
-        _refuse(Reason.GAME_OVER, "A20", "the game is over; no command is accepted", command)
+        refuse(
+            Reason.GAME_OVER,
+            "the game is over; no command is accepted",
+            rule="A20",
+            command=command,
+        )
     if not 0 <= command.seat < state.table.players:
         message = f"there is no seat {command.seat}; seats run 0..{state.table.players - 1}"
-        _refuse(Reason.NO_SUCH_SEAT, "A1", message, command)
+        refuse(Reason.NO_SUCH_SEAT, message, rule="A1", command=command)
     log = Log(state)
-    handler(log, command)
+    _HANDLERS[type(command)](log, command)
     return log
 
 
@@ -95,14 +88,19 @@ def _place_marker(log: Log, command: PlaceEventMarker) -> None:
     """The starting player puts the event marker on any road space (A7)."""
     state = log.state
     if state.phase is not _MARKER:
-        _refuse(Reason.WRONG_PHASE, "A7", "the event marker has already been placed", command)
+        refuse(
+            Reason.WRONG_PHASE,
+            "the event marker has already been placed",
+            rule="A7",
+            command=command,
+        )
     if command.seat != state.starting_seat:
         message = f"seat {state.starting_seat}, the starting player, places the event marker"
-        _refuse(Reason.NOT_YOUR_TURN, "A7", message, command)
+        refuse(Reason.NOT_YOUR_TURN, message, rule="A7", command=command)
     length = state.table.track_length
     if not 0 <= command.space < length:
         message = f"there is no road space {command.space}; spaces run 0..{length - 1}"
-        _refuse(Reason.NO_SUCH_SPACE, "A4", message, command)
+        refuse(Reason.NO_SUCH_SPACE, message, rule="A4", command=command)
     log.add(EventMarkerPlaced(command.seat, command.space))
 
 
@@ -112,18 +110,25 @@ def _play_card(log: Log, command: PlayCard) -> None:
     seat = command.seat
     if state.phase is not _PLANNING:
         message = f"cards are laid in the planning step, not the {state.phase} step"
-        _refuse(Reason.WRONG_PHASE, "A8", message, command)
+        refuse(Reason.WRONG_PHASE, message, rule="A8", command=command)
     if state.quit[seat]:
-        _refuse(Reason.HAS_QUIT, "A14", f"seat {seat} has quit this delivery run", command)
+        refuse(
+            Reason.HAS_QUIT, f"seat {seat} has quit this delivery run", rule="A14", command=command
+        )
     if state.laid[seat] is not None:
-        _refuse(Reason.ALREADY_PLAYED, "A8", f"seat {seat} has laid a card this round", command)
+        refuse(
+            Reason.ALREADY_PLAYED,
+            f"seat {seat} has laid a card this round",
+            rule="A8",
+            command=command,
+        )
     if command.card not in state.hands[seat]:
         message = f"card {command.card} is not in seat {seat}'s hand"
-        _refuse(Reason.CARD_NOT_IN_HAND, "A8", message, command)
+        refuse(Reason.CARD_NOT_IN_HAND, message, rule="A8", command=command)
     numbers = state.table.numbers[command.card]
     if command.number not in numbers:
         message = f"card {command.card} prints {numbers}, not {command.number}"
-        _refuse(Reason.NUMBER_NOT_ON_CARD, "A3", message, command)
+        refuse(Reason.NUMBER_NOT_ON_CARD, message, rule="A3", command=command)
     log.add(CardPlayed(seat, command.card, command.number))
     after = log.state
     quit = after.quit
@@ -133,13 +138,18 @@ def _play_card(log: Log, command: PlayCard) -> None:
     log.add(DrivingBegan(turn_order(after)))
 
 
-def _check_turn(state: _StateLike, command: Drive | Quit) -> None:
+def _check_turn(state: StateLike, command: Drive | Quit) -> None:
     if state.phase is not _DRIVING:
         message = f"players drive or quit in the driving step, not the {state.phase} step"
-        _refuse(Reason.WRONG_PHASE, "A9", message, command)
+        refuse(Reason.WRONG_PHASE, message, rule="A9", command=command)
     to_act = state.order[state.turn]
     if command.seat != to_act:
-        _refuse(Reason.NOT_YOUR_TURN, "A10", f"it is seat {to_act}'s turn to drive", command)
+        refuse(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {to_act}'s turn to drive",
+            rule="A10",
+            command=command,
+        )
 
 
 def _drive(log: Log, command: Drive) -> None:
@@ -188,7 +198,7 @@ def _end_turn(log: Log) -> None:
         after_round(log)
 
 
-def investment_cost(state: _StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
+def investment_cost(state: StateLike, seat: int, steps: int) -> tuple[int, Reason | None]:
     """The price of ``steps`` island spaces for ``seat`` (A22), or why they cannot be bought."""
     prices = state.table.prices
     start = state.island[seat]
@@ -210,23 +220,23 @@ def _invest(log: Log, command: Invest) -> None:
     steps = command.steps
     if state.phase is not _INVESTING:
         message = f"players invest between delivery runs, not in the {state.phase} step"
-        _refuse(Reason.WRONG_PHASE, "A22", message, command)
+        refuse(Reason.WRONG_PHASE, message, rule="A22", command=command)
     if state.invested[seat]:
         message = f"seat {seat} has already invested or passed"
-        _refuse(Reason.ALREADY_INVESTED, "A22", message, command)
+        refuse(Reason.ALREADY_INVESTED, message, rule="A22", command=command)
     if steps < 0:
-        _refuse(Reason.NEGATIVE_STEPS, "A22", f"cannot buy {steps} steps", command)
+        refuse(Reason.NEGATIVE_STEPS, f"cannot buy {steps} steps", rule="A22", command=command)
     cost, problem = investment_cost(state, seat, steps)
     start = state.island[seat]
     if problem is Reason.PAST_END_OF_PATH:
         message = f"{steps} steps from island space {start} go past the last space"
-        _refuse(problem, "A22", message, command)
+        refuse(problem, message, rule="A22", command=command)
     if problem is not None:
         message = f"{steps} steps from island space {start} enter a space with no price"
-        _refuse(problem, "A22", message, command)
+        refuse(problem, message, rule="A22", command=command)
     if cost > state.cash[seat]:
         message = f"{steps} steps cost {cost}, but seat {seat} has {state.cash[seat]}"
-        _refuse(Reason.CANNOT_AFFORD, "A22", message, command)
+        refuse(Reason.CANNOT_AFFORD, message, rule="A22", command=command)
     log.add(Invested(seat, steps, cost, start, start + steps))
     if not all(log.state.invested):
         return
@@ -243,10 +253,3 @@ _HANDLERS: dict[type, Callable[[Log, Any], None]] = {
     Quit: _quit,
     Invest: _invest,
 }
-
-_FIELDS: dict[type, Callable[[Any], tuple[object, ...]]] = {
-    kind: attrgetter(*(a.name for a in fields(kind)), "seat") for kind in _HANDLERS
-}
-"""Every field of each command as a tuple (``seat`` twice, so one-field commands give one too)."""
-
-_INTS = frozenset((int,))

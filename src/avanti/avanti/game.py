@@ -1,27 +1,51 @@
-"""The Avanti :class:`Game` and the module-level entry points every ruleset offers."""
+"""Avanti on the core: its codec, its :class:`~avanti.core.Ruleset` record, the :class:`Game`
+aggregate and the module-level entry points every game offers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from typing_extensions import override
-
 from avanti import core
+from avanti.avanti import rules, views
 from avanti.avanti.board import DEFAULT_BOARD, Board
-from avanti.avanti.commands import Command
+from avanti.avanti.commands import COMMANDS, Command
 from avanti.avanti.deck import DEFAULT_DECK, Deck
-from avanti.avanti.events import Event
+from avanti.avanti.events import EVENTS, Event
+from avanti.avanti.notation import notations
 from avanti.avanti.options import RuleOptions
-from avanti.avanti.rules import RULES, AvantiRules, Outcome
+from avanti.avanti.rules import Outcome
 from avanti.avanti.scenario import Scenario
 from avanti.avanti.setup import Setup
 from avanti.avanti.state import GameState
 from avanti.avanti.views import View
 
-__all__ = ["Game", "dumps", "execute", "loads", "new_game", "replay"]
+__all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
+
+CODEC: core.Codec[Setup, Command, Event] = core.Codec(
+    format="avanti", version=1, setup_type=Setup, commands=COMMANDS, events=EVENTS
+)
+"""JSON for Avanti setups, commands, events and game documents (format ``"avanti"``, v1)."""
+
+RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Ruleset(
+    codec=CODEC,
+    rule="A31",
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    fold=rules.fold,
+    execute=rules.execute,
+    legal_commands=rules.legal_commands,
+    waiting=rules.waiting,
+    view=views.view,
+    redact=views.redact,
+    outcome=rules.outcome,
+    cause=rules.cause,
+    notations=notations,
+)
+"""The rules of Avanti (A1-A31) as one record, bound to :class:`Game`."""
 
 
-class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
+class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RULES):
     """A game of Avanti: its setup, its event log and its state (see :class:`avanti.core.Game`).
 
     Every method returns a new game; ``execute`` raises :class:`avanti.IllegalCommand` for a
@@ -30,11 +54,13 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
 
     __slots__ = ()
 
-    @classmethod
-    @override
-    def rules(cls) -> AvantiRules:
-        """The Avanti ruleset."""
-        return RULES
+
+def decide(state: GameState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state`` (functional form), its form checked first.
+
+    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
+    """
+    return RULES.decide(state, command)
 
 
 def new_game(
@@ -90,8 +116,8 @@ def loads(text: str | bytes) -> Game:
 
 
 def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-    """Functional form: the state after ``command`` and the events it caused.
+    """Functional form: the state after ``command`` and the events it caused, in one pass.
 
     :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
     """
-    return core.execute(RULES, state, command)
+    return RULES.execute(state, command)

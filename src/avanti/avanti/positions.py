@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from avanti.avanti.state import _StateLike
+from avanti.avanti.state import StateLike
 
 __all__ = ["atm_owners", "clockwise", "drive_hops", "standings", "turn_order"]
 
@@ -17,7 +17,7 @@ def clockwise(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + i) % players for i in range(players))
 
 
-def standings(state: _StateLike) -> tuple[int, ...]:
+def standings(state: StateLike) -> tuple[int, ...]:
     """Every seat, best first: larger distance ahead (A12).
 
     Only cars still on the start space can tie; they rank by the previous run's final order
@@ -28,7 +28,7 @@ def standings(state: _StateLike) -> tuple[int, ...]:
     return tuple(sorted(state.ranking, key=state.distances.__getitem__, reverse=True))
 
 
-def turn_order(state: _StateLike) -> tuple[int, ...]:
+def turn_order(state: StateLike) -> tuple[int, ...]:
     """The driving order of this round, fixed when driving begins (A10, A28).
 
     The seats that laid a card act; in a run's first round the starting player goes first,
@@ -44,9 +44,7 @@ def turn_order(state: _StateLike) -> tuple[int, ...]:
     return tuple([s for s in rotations[first] if laid[s] is not None])
 
 
-def drive_hops(
-    state: _StateLike, seat: int, number: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def drive_hops(state: StateLike, seat: int, number: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hops of ``seat``'s car driving ``number`` (A11): distances landed on, seats bumped.
 
     The car moves ``number`` spaces; while the road space it lands on holds another car (a
@@ -72,7 +70,7 @@ def drive_hops(
         bumped.append(owner)
 
 
-def atm_owners(state: _StateLike) -> tuple[tuple[int, int, int], ...]:
+def atm_owners(state: StateLike) -> tuple[tuple[int, int, int], ...]:
     """Who withdraws from each ATM (A21), as ``(seat, space, amount)`` in road order.
 
     A lot pays the owner of the first car at or ahead of it on the loop; where cars share a

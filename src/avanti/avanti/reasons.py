@@ -11,8 +11,10 @@ class Reason(enum.StrEnum):
     """Every way an Avanti command can break a rule.
 
     Carried by :class:`~avanti.core.errors.IllegalCommand` as ``reason``, next to the rule id.
-    The first five have the same values as :class:`~avanti.core.errors.CoreReason`, so
-    ``error.reason == avanti.CoreReason.GAME_OVER`` holds for them too.
+    The first four have the same values as :class:`~avanti.core.errors.CoreReason`, so
+    ``error.reason == avanti.CoreReason.GAME_OVER`` holds for them too. A command of another
+    game, or one whose fields are not all ``int`` (A31), is refused by the core before these
+    rules see it, with ``CoreReason.UNKNOWN_COMMAND`` or ``CoreReason.MALFORMED_COMMAND``.
     """
 
     GAME_OVER = "game-over"
@@ -23,8 +25,6 @@ class Reason(enum.StrEnum):
     """It is another seat's move: the marker (A7) or the driving turn (A9, A10)."""
     WRONG_PHASE = "wrong-phase"
     """This kind of command does not belong to the current step of the game (A7-A9, A22)."""
-    UNKNOWN_COMMAND = "unknown-command"
-    """The object is not an Avanti command, or a field of it is not a whole number (A31)."""
     NO_SUCH_SPACE = "no-such-space"
     """The event marker was put on a space the road does not have (A4, A7)."""
     CARD_NOT_IN_HAND = "card-not-in-hand"

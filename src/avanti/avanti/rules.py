@@ -1,16 +1,20 @@
-"""The Avanti ruleset: the object the core's :class:`~avanti.core.Game` runs on."""
+"""The rules of Avanti, as the core's :class:`~avanti.core.Ruleset` binds them (A1-A31).
+
+Every game names the same functions in its ``rules`` module: ``start``, ``decide``, ``evolve``,
+``fold``, ``execute``, ``legal_commands``, ``waiting``, ``outcome`` and ``cause``. Avanti's are
+large, so most live in modules of their own (``decide``, ``evolve``, ``legal``, ``views``) and are
+gathered here; the outcome and the command an event begins are written here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from attrs import frozen
 
-from avanti.avanti.commands import COMMANDS, Command, Drive, Invest, PlaceEventMarker, PlayCard
+from avanti.avanti.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard
 from avanti.avanti.commands import Quit as QuitCommand
-from avanti.avanti.decide import decide, decide_and_evolve
+from avanti.avanti.decide import decide
+from avanti.avanti.decide import decide_and_evolve as execute
 from avanti.avanti.events import (
-    EVENTS,
     CardPlayed,
     CarMoved,
     Event,
@@ -21,14 +25,23 @@ from avanti.avanti.events import (
 )
 from avanti.avanti.evolve import evolve, fold
 from avanti.avanti.legal import legal_commands
-from avanti.avanti.notation import notations
 from avanti.avanti.runend import final_ranking
-from avanti.avanti.setup import Setup, start
+from avanti.avanti.setup import start
 from avanti.avanti.state import GameState, Phase
-from avanti.avanti.views import View, redact, view
-from avanti.core import Codec
+from avanti.avanti.views import waiting
 
-__all__ = ["CODEC", "RULES", "AvantiRules", "Outcome", "cause", "outcome"]
+__all__ = [
+    "Outcome",
+    "cause",
+    "decide",
+    "evolve",
+    "execute",
+    "fold",
+    "legal_commands",
+    "outcome",
+    "start",
+    "waiting",
+]
 
 # Enum members read through their class cost a metaclass lookup; these are read every step.
 _OVER = Phase.OVER
@@ -58,7 +71,13 @@ def outcome(state: GameState) -> Outcome | None:
         return None
     winner = state.winner
     returns = tuple(1.0 if seat == winner else 0.0 for seat in range(len(state.island)))
-    return Outcome(winner, final_ranking(state), state.island, (winner,), returns)
+    return Outcome(
+        winner=winner,
+        ranking=final_ranking(state),
+        island=state.island,
+        winners=(winner,),
+        returns=returns,
+    )
 
 
 def cause(event: Event) -> Command | None:
@@ -79,58 +98,3 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, EventMarkerPlaced) and event.seat is not None:
         return PlaceEventMarker(event.seat, event.space)
     return None
-
-
-CODEC: Codec[Setup, Command, Event] = Codec(
-    format="avanti",
-    version=1,
-    setup_type=Setup,
-    commands=COMMANDS,
-    events=EVENTS,
-)
-"""JSON for Avanti setups, commands, events and game documents."""
-
-
-class AvantiRules:
-    """The Avanti rules A1-A31 as a :class:`~avanti.core.Ruleset`."""
-
-    codec = CODEC
-
-    def start(self, setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
-        """The state before anything happened, and the opening shuffle and deal (A6, A7)."""
-        return start(setup)
-
-    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
-        """The events ``command`` causes; raises ``IllegalCommand``."""
-        return decide(state, command)
-
-    def evolve(self, state: GameState, event: Event) -> GameState:
-        """The state after ``event``."""
-        return evolve(state, event)
-
-    # A bot calls these three every step: they are the rules' functions themselves, one call
-    # fewer than a method that forwards to them.
-    execute = staticmethod(decide_and_evolve)
-    legal_commands = staticmethod(legal_commands)
-    outcome = staticmethod(outcome)
-    notations = staticmethod(notations)
-
-    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
-        """The state after every event in turn."""
-        return fold(state, events)
-
-    def view(self, state: GameState, seat: int | None) -> View:
-        """What ``seat`` may see (A30)."""
-        return view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """``event`` as ``seat`` may see it (A30)."""
-        return redact(event, seat)
-
-    def cause(self, event: Event) -> Command | None:
-        """The command ``event`` is the first event of, or ``None``."""
-        return cause(event)
-
-
-RULES = AvantiRules()
-"""The one Avanti ruleset object."""

@@ -15,7 +15,7 @@ from avanti.avanti.events import (
 )
 from avanti.avanti.evolve import Log
 from avanti.avanti.positions import atm_owners, standings
-from avanti.avanti.state import _StateLike
+from avanti.avanti.state import StateLike
 
 __all__ = ["HAND_SIZE", "deal", "end_run", "final_ranking", "next_run", "reached_dream_island"]
 
@@ -43,13 +43,13 @@ def end_run(log: Log) -> None:
             log.add(AtmWithdrawn(seat, space, amount))
 
 
-def reached_dream_island(state: _StateLike) -> bool:
+def reached_dream_island(state: StateLike) -> bool:
     """Whether any figure stands on the dream island (A20, A24)."""
     start = state.table.dream_island_start
     return any(space >= start for space in state.island)
 
 
-def final_ranking(state: _StateLike) -> tuple[int, ...]:
+def final_ranking(state: StateLike) -> tuple[int, ...]:
     """Every seat by island position, ties to the better rank in the last run (A20)."""
     last_run = {seat: place for place, seat in enumerate(state.ranking)}
     island = state.island

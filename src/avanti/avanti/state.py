@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Any, Protocol
+from typing import Any, TypeAlias
 
 from attrs import field, frozen
 
@@ -13,9 +13,9 @@ from avanti.avanti.commands import Drive, Invest, PlaceEventMarker, PlayCard, Qu
 from avanti.avanti.deck import Deck
 from avanti.avanti.options import RuleOptions
 from avanti.core import Rng
-from avanti.core.values import Replacer
+from avanti.core.values import DraftOf, Replacer
 
-__all__ = ["Draft", "GameState", "Laid", "Phase", "Table", "table_for"]
+__all__ = ["Draft", "GameState", "Laid", "Phase", "StateLike", "Table", "table_for"]
 
 Laid = tuple[int, int]
 """A card laid face down this round and the number chosen for it: ``(card, number)`` (A8)."""
@@ -182,67 +182,23 @@ class GameState:
 
 
 _REPLACE = Replacer(GameState)
-_FIELD_NAMES = _REPLACE.names
 
 
-class _StateLike(Protocol):
-    """What the rules read of a state: a :class:`GameState`, or the ``Draft`` of one."""
-
-    @property
-    def table(self) -> Table: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def run(self) -> int: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def starting_seat(self) -> int: ...
-    @property
-    def marker(self) -> int: ...
-    @property
-    def distances(self) -> tuple[int, ...]: ...
-    @property
-    def cash(self) -> tuple[int, ...]: ...
-    @property
-    def island(self) -> tuple[int, ...]: ...
-    @property
-    def hands(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def draw(self) -> tuple[int, ...]: ...
-    @property
-    def discard(self) -> tuple[int, ...]: ...
-    @property
-    def laid(self) -> tuple[Laid | None, ...]: ...
-    @property
-    def quit(self) -> tuple[bool, ...]: ...
-    @property
-    def order(self) -> tuple[int, ...]: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def ranking(self) -> tuple[int, ...]: ...
-    @property
-    def invested(self) -> tuple[bool, ...]: ...
-    @property
-    def winner(self) -> int | None: ...
-    @property
-    def rng(self) -> Rng: ...
-    def road_space(self, seat: int) -> int:
-        """The road space of ``seat``'s car (A12)."""
-        ...
-
-
-class Draft:
+class Draft(DraftOf[GameState]):
     """A working copy of a :class:`GameState` whose fields are replaced one event at a time.
 
     ``evolve`` and ``decide`` fold events into a draft and build one frozen state at the end,
     instead of a whole new state per event (DESIGN "Performance principles"). A draft holds the
     same immutable values as a state (tuples, never lists), lives inside one call and is never
     shared: nothing outside that call sees it change.
-    """
 
-    __slots__ = _FIELD_NAMES
+    :class:`~avanti.core.values.DraftOf` generates its slots, ``Draft(state)``, which copies
+    every field, and ``freeze()``, which fills a new state's slots directly, as the generated
+    ``__init__`` would, without looking each slot up by name: ``GameState`` has no validators,
+    converters or post-init step to skip (class creation checks it). The annotations below are
+    for the type checker; class creation checks that they are the state's fields, in order, with
+    the same types.
+    """
 
     table: Table
     phase: Phase
@@ -265,83 +221,10 @@ class Draft:
     winner: int | None
     rng: Rng
 
-    def __init__(self, state: GameState) -> None:
-        self.table = state.table
-        self.phase = state.phase
-        self.run = state.run
-        self.round = state.round
-        self.starting_seat = state.starting_seat
-        self.marker = state.marker
-        self.distances = state.distances
-        self.cash = state.cash
-        self.island = state.island
-        self.hands = state.hands
-        self.draw = state.draw
-        self.discard = state.discard
-        self.laid = state.laid
-        self.quit = state.quit
-        self.order = state.order
-        self.turn = state.turn
-        self.ranking = state.ranking
-        self.invested = state.invested
-        self.winner = state.winner
-        self.rng = state.rng
-
-    def freeze(self) -> GameState:
-        """The frozen state with the draft's values.
-
-        It fills the new state's slots directly, as the generated ``__init__`` would, but
-        without looking each slot up by name: ``GameState`` has no validators, converters or
-        post-init step to skip (a test keeps it so).
-        """
-        state: GameState = _new(GameState)
-        _put_table(state, self.table)
-        _put_phase(state, self.phase)
-        _put_run(state, self.run)
-        _put_round(state, self.round)
-        _put_starting_seat(state, self.starting_seat)
-        _put_marker(state, self.marker)
-        _put_distances(state, self.distances)
-        _put_cash(state, self.cash)
-        _put_island(state, self.island)
-        _put_hands(state, self.hands)
-        _put_draw(state, self.draw)
-        _put_discard(state, self.discard)
-        _put_laid(state, self.laid)
-        _put_quit(state, self.quit)
-        _put_order(state, self.order)
-        _put_turn(state, self.turn)
-        _put_ranking(state, self.ranking)
-        _put_invested(state, self.invested)
-        _put_winner(state, self.winner)
-        _put_rng(state, self.rng)
-        return state
-
     def road_space(self, seat: int) -> int:
         """The road space of ``seat``'s car: distance past the marker, round the loop (A12)."""
         return (self.marker + self.distances[seat]) % self.table.track_length
 
 
-_new = object.__new__
-(
-    _put_table,
-    _put_phase,
-    _put_run,
-    _put_round,
-    _put_starting_seat,
-    _put_marker,
-    _put_distances,
-    _put_cash,
-    _put_island,
-    _put_hands,
-    _put_draw,
-    _put_discard,
-    _put_laid,
-    _put_quit,
-    _put_order,
-    _put_turn,
-    _put_ranking,
-    _put_invested,
-    _put_winner,
-    _put_rng,
-) = (getattr(GameState, name).__set__ for name in _FIELD_NAMES)
+StateLike: TypeAlias = GameState | Draft
+"""What the rules read of a state: a :class:`GameState`, or the :class:`Draft` of one."""

@@ -10,7 +10,7 @@ from attrs import frozen
 from avanti.core.bots import Bot
 from avanti.core.rng import Rng
 
-__all__ = ["Playable", "Step", "next_seat", "play"]
+__all__ = ["Playable", "Step", "play"]
 
 GameT = TypeVar("GameT")
 GameT_co = TypeVar("GameT_co", covariant=True)
@@ -18,11 +18,6 @@ CommandT = TypeVar("CommandT")
 EventT = TypeVar("EventT")
 EventT_co = TypeVar("EventT_co", covariant=True)
 ViewT_co = TypeVar("ViewT_co", covariant=True)
-
-
-class _Seated(Protocol):
-    @property
-    def seat(self) -> int: ...
 
 
 class Playable(Protocol[GameT_co, CommandT, EventT_co, ViewT_co]):
@@ -40,6 +35,11 @@ class Playable(Protocol[GameT_co, CommandT, EventT_co, ViewT_co]):
     @property
     def events(self) -> tuple[EventT_co, ...]:
         """The event log."""
+        ...
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The seats that may issue a command now, lowest first."""
         ...
 
     def legal_commands(self, seat: int | None = None) -> Sequence[CommandT]:
@@ -64,15 +64,6 @@ class Step(Generic[GameT, CommandT, EventT]):
     game: GameT
 
 
-def next_seat(legal_commands: Sequence[_Seated]) -> int:
-    """The seat that acts next: the lowest seat with a legal command.
-
-    Where several seats may act in any order (laying cards face down, investing), taking the
-    lowest seat first changes nothing in the rules and keeps runs reproducible.
-    """
-    return min(command.seat for command in legal_commands)
-
-
 def play(
     game: Playable[GameT, CommandT, EventT, Any],
     bots: Mapping[int, Bot[Any, CommandT]],
@@ -82,17 +73,19 @@ def play(
 ) -> Iterator[Step[GameT, CommandT, EventT]]:
     """Yield each step of ``game`` played by ``bots`` (seat -> bot) until it ends.
 
-    The bots draw from their own generator, seeded with ``seed``; the game's own randomness stays
-    in the game.
+    The seat that acts is the lowest of those the game waits for
+    (:attr:`~avanti.core.Game.waiting`): where several may act in any order (laying cards face
+    down, investing, offering), taking the lowest first changes nothing in the rules and keeps
+    runs reproducible. The bots draw from
+    their own generator, seeded with ``seed``; the game's own randomness stays in the game.
     """
     stream = Rng(seed).stream()
     current: Playable[GameT, CommandT, EventT, Any] = game
     for _ in range(max_commands):
         if current.is_over:
             return
-        legal = current.legal_commands()
-        seat = next_seat(legal)  # type: ignore[arg-type]  # every command names its seat
-        mine = tuple(c for c in legal if c.seat == seat)  # type: ignore[attr-defined]
+        seat = current.waiting[0]
+        mine = tuple(current.legal_commands(seat))
         command = bots[seat].choose(current.view(seat), mine, stream)
         after = current.execute(command)
         events: tuple[EventT, ...] = after.events[len(current.events) :]  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from typing import Any
 
 from avanti.catalog import GameInfo
 from avanti.core.bots import Bot, GameKit, RandomBot
+from avanti.core.errors import InvalidArgument
 from avanti.core.search import SearchBot
 
 __all__ = ["BOT_KINDS", "kit_for", "make_bot"]
@@ -37,7 +38,7 @@ def make_bot(
 
     ``iterations`` overrides the search bot's budget.
 
-    :raises ValueError: an unknown kind, or ``search`` for a game without a state sampler.
+    :raises InvalidArgument: an unknown kind, or ``search`` for a game without a state sampler.
     """
     if kind == "random":
         return RandomBot()
@@ -46,12 +47,12 @@ def make_bot(
         return kit.heuristic(setup, seat)
     if kind == "search":
         if kit.sampler is None:
-            raise ValueError(
+            raise InvalidArgument(
                 f"{info.title} offers no sampler of hidden states, so it has no search bot"
             )
         players = len(setup.players)
         return SearchBot(
-            rules=info.load().Game.rules(),
+            rules=info.load().Game.rules,
             sampler=kit.sampler(setup),
             reward=kit.reward,
             players=players,
@@ -59,4 +60,4 @@ def make_bot(
             iterations=iterations if iterations is not None else kit.iterations,
             evaluate=kit.evaluate,
         )
-    raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
+    raise InvalidArgument(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

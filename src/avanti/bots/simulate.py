@@ -21,6 +21,7 @@ from avanti.bots import BOT_KINDS
 from avanti.bots.driver import play
 from avanti.bots.kit import kit_for, make_bot
 from avanti.catalog import game_info
+from avanti.core.errors import InvalidArgument, InvalidSetup
 
 __all__ = [
     "GameRecord",
@@ -64,20 +65,21 @@ class Plan:
         return tuple(self.bots[(seat + shift) % n] for seat in range(n))
 
     def check(self) -> None:
-        """Raise ``ValueError`` (or ``KeyError`` for a game) when the plan cannot run."""
+        """Raise :class:`~avanti.core.InvalidArgument`, :class:`~avanti.core.InvalidSetup` (a table
+        the game does not seat) or :class:`~avanti.core.UnknownGame` when the plan cannot run."""
         info = game_info(self.game)
         if self.games < 1:
-            raise ValueError(f"simulate at least one game, not {self.games}")
+            raise InvalidArgument(f"simulate at least one game, not {self.games}")
         for kind in self.bots:
             if kind not in BOT_KINDS:
-                raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
+                raise InvalidArgument(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
         if not info.min_players <= len(self.bots) <= info.max_players:
-            raise ValueError(
+            raise InvalidSetup(
                 f"{info.title} takes {info.min_players} to {info.max_players} players, "
                 f"not {len(self.bots)} (one bot sits at each seat)"
             )
         if "search" in self.bots and kit_for(info).sampler is None:
-            raise ValueError(f"{info.title} has no search bot (it offers no state sampler)")
+            raise InvalidArgument(f"{info.title} has no search bot (it offers no state sampler)")
 
 
 @frozen
@@ -130,7 +132,7 @@ def run(
     """
     plan.check()
     if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+        raise InvalidArgument(f"workers must be at least 1, got {workers}")
     records: list[GameRecord] = []
     if workers == 1:
         for index in range(plan.games):

@@ -178,7 +178,7 @@ def _one_line(error: Exception) -> str:
         from avanti.cli.console import problems
 
         return f"cannot decode document {problems(error)}"
-    return str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+    return str(error)
 
 
 def main(
@@ -209,6 +209,6 @@ def main(
     except KeyboardInterrupt:
         sys.stderr.write("\navanti: interrupted\n")
         return INTERRUPTED
-    except (AvantiError, OSError, ValueError, KeyError) as error:
+    except (AvantiError, OSError) as error:
         sys.stderr.write(f"avanti: {_one_line(error)}\n")
         return 1

@@ -9,6 +9,7 @@ from typing import TextIO
 from rich.table import Table
 
 from avanti.cli.console import make_console, say
+from avanti.core.errors import InvalidArgument
 from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Options, Policy, odds
 
 __all__ = ["VARIANTS", "check", "odds_command"]
@@ -33,9 +34,11 @@ SHORT = 12
 def check(args: argparse.Namespace) -> None:
     """Refuse an unknown ``--policy`` or ``--variant`` before any work is done."""
     if args.policy != "all" and args.policy not in POLICIES:
-        raise ValueError(f"unknown policy {args.policy!r}; choose all, {', '.join(POLICIES)}")
+        raise InvalidArgument(f"unknown policy {args.policy!r}; choose all, {', '.join(POLICIES)}")
     if args.variant != "all" and args.variant not in VARIANTS:
-        raise ValueError(f"unknown variant {args.variant!r}; choose all, {', '.join(VARIANTS)}")
+        raise InvalidArgument(
+            f"unknown variant {args.variant!r}; choose all, {', '.join(VARIANTS)}"
+        )
 
 
 def _cell(value: Fraction) -> str:

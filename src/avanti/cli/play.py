@@ -16,13 +16,12 @@ from typing import Any, TextIO
 from rich.console import Console
 
 from avanti.bots import Bot
-from avanti.bots.driver import next_seat
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
 from avanti.cli.render import drawing_for
 from avanti.cli.watch import bot_kinds, load, seat_count
-from avanti.core.errors import IllegalCommand
+from avanti.core.errors import IllegalCommand, InvalidArgument
 from avanti.core.rng import Rng
 
 __all__ = ["parse_seats", "play"]
@@ -38,14 +37,17 @@ LEAVE = frozenset({"leave", "exit", "quit", "q"})
 
 
 def parse_seats(text: str, seats: int) -> frozenset[int]:
-    """The human seats from ``"0,2"``; raises ``ValueError`` naming a bad one."""
+    """The human seats from ``"0,2"``.
+
+    :raises InvalidArgument: a part that is no seat at the table, named.
+    """
     chosen: set[int] = set()
     for part in text.split(","):
         part = part.strip()
         if not part:
             continue
         if not part.isdigit() or not 0 <= int(part) < seats:
-            raise ValueError(f"--human takes seats from 0 to {seats - 1}, got {part!r}")
+            raise InvalidArgument(f"--human takes seats from 0 to {seats - 1}, got {part!r}")
         chosen.add(int(part))
     return frozenset(chosen)
 
@@ -158,9 +160,8 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     say(console, HELP, style="dim")
     stream = Rng(args.seed if args.resume is None else game.setup.seed, 1 << 32).stream()
     while not table.game.is_over:
-        legal = table.game.legal_commands()
-        seat = next_seat(legal)
-        mine = tuple(command for command in legal if command.seat == seat)
+        seat = table.game.waiting[0]
+        mine = tuple(table.game.legal_commands(seat))
         if seat in humans:
             command = _human_turn(table, seat, mine, console, inp)
             if command is None:

@@ -17,6 +17,7 @@ from avanti.bots.simulate import GameRecord, Mean, Plan, Rate, Summary, run, sum
 from avanti.catalog import game_info
 from avanti.cli.console import make_console, say
 from avanti.cli.watch import bot_kinds, seat_count
+from avanti.core.errors import InvalidArgument
 
 __all__ = ["plan_from", "simulate", "summary_data"]
 
@@ -27,7 +28,7 @@ def plan_from(args: argparse.Namespace) -> Plan:
     text = args.bots or "random"
     several = len([part for part in text.split(",") if part.strip()]) > 1
     if several and args.players is not None:
-        raise ValueError("give either --players with one bot, or one bot per seat")
+        raise InvalidArgument("give either --players with one bot, or one bot per seat")
     kinds = bot_kinds(text, seat_count(info, text, args.players))
     return Plan(args.game, tuple(kinds), args.games, args.seed, args.rotate, args.iterations)
 
@@ -97,11 +98,14 @@ def summary_data(summary: Summary) -> dict[str, Any]:
 
 
 def _pyplot() -> Any:
-    """matplotlib's pyplot on the file-only backend; raises ``ValueError`` when not installed."""
+    """matplotlib's pyplot on the file-only backend.
+
+    :raises InvalidArgument: matplotlib is not installed (the message says how to install it).
+    """
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise ValueError(
+        raise InvalidArgument(
             "--plot needs matplotlib, which is not installed: run "
             "python -m pip install '.[plot]' in a checkout of avanti (or install matplotlib)"
         ) from None

@@ -15,7 +15,7 @@ from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info, info_for_document
 from avanti.cli.console import make_console, problems, say
 from avanti.cli.render import drawing_for
-from avanti.core.errors import DecodeError
+from avanti.core.errors import DecodeError, InvalidArgument
 
 __all__ = ["bot_kinds", "demo", "load", "replay", "seat_count", "validate"]
 
@@ -26,7 +26,9 @@ def bot_kinds(text: str, seats: int) -> list[str]:
     if len(kinds) == 1:
         return kinds * seats
     if len(kinds) != seats:
-        raise ValueError(f"give one bot for every seat or one for all: {seats} seats, {text!r}")
+        raise InvalidArgument(
+            f"give one bot for every seat or one for all: {seats} seats, {text!r}"
+        )
     return kinds
 
 
@@ -34,7 +36,7 @@ def seat_count(info: GameInfo, bots: str, players: int | None) -> int:
     """How many seats a table has: ``players`` when given, else one per bot when ``bots`` names
     several (``"heuristic,random,random"`` is three seats), else the game's usual table.
 
-    :raises ValueError: the count is outside the game's seat limits, naming them.
+    :raises InvalidArgument: the count is outside the game's seat limits, naming them.
     """
     named = len([part for part in bots.split(",") if part.strip()])
     seats = players if players is not None else named if named > 1 else None
@@ -84,7 +86,7 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
 def load(path: Path) -> tuple[GameInfo, Any]:
     """Read a saved game of any kind in the catalog, checking its log against the rules.
 
-    :raises ValueError: the file is no game document, or does not decode as the game its
+    :raises InvalidArgument: the file is no game document, or does not decode as the game its
         ``format`` names (a document of another game, say); the message is one line naming the
         file, the game, the first problem and how many more there are.
     :raises CorruptLog: the document decodes but its log does not fit its setup.
@@ -93,14 +95,14 @@ def load(path: Path) -> tuple[GameInfo, Any]:
     try:
         info = info_for_document(text)
     except DecodeError as error:
-        raise ValueError(f"{path}: not a game document {problems(error)}") from error
+        raise InvalidArgument(f"{path}: not a game document {problems(error)}") from error
     try:
         return info, info.load().loads(text)
     except DecodeError as error:
         parts = [part for part in ("setup", "events") if _about(error, part)]
         what = "the " + " and the ".join(parts) if parts else "the document"
         verb = "do" if len(parts) > 1 or parts == ["events"] else "does"
-        raise ValueError(
+        raise InvalidArgument(
             f"{path}: not a valid {info.title} game: {what} {verb} not fit {problems(error)}"
         ) from error
 
@@ -113,7 +115,7 @@ def _about(error: DecodeError, part: str) -> bool:
 def _commands(game: Any) -> list[tuple[Any, str, tuple[Any, ...]]]:
     """The log split into (command, its notation, its events); the opening events come first,
     with ``None`` for a command. Each notation is written in the state before its command."""
-    rules = game.rules()
+    rules = game.rules
     chunks: list[tuple[Any, str, list[Any]]] = [(None, "", [])]
     state, _ = rules.start(game.setup)
     for event in game.events:
@@ -132,8 +134,8 @@ def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     names = game.setup.players
     seat = args.seat
     if seat is not None and not 0 <= seat < len(names):
-        raise ValueError(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
-    redact = game.rules().redact
+        raise InvalidArgument(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
+    redact = game.rules.redact
     chunks = _commands(game)
     say(console, f"{info.title}: {', '.join(names)}; {len(chunks) - 1} commands", style="bold")
     for number, (command, words, events) in enumerate(chunks):

@@ -10,11 +10,14 @@ from avanti.core.errors import (
     CorruptLog,
     DecodeError,
     IllegalCommand,
+    InvalidArgument,
     InvalidBoard,
     InvalidSetup,
+    UnknownGame,
     VersionConflict,
+    refuse,
 )
-from avanti.core.game import Game, execute, fold
+from avanti.core.game import Game, LegalCommands, Seen, execute, fold
 from avanti.core.rng import Rng, Stream
 from avanti.core.ruleset import Ruleset
 from avanti.core.store import EventStore, MemoryEventStore
@@ -28,15 +31,20 @@ __all__ = [
     "EventStore",
     "Game",
     "IllegalCommand",
+    "InvalidArgument",
     "InvalidBoard",
     "InvalidSetup",
     "JSONValue",
+    "LegalCommands",
     "MemoryEventStore",
     "Rng",
     "Ruleset",
+    "Seen",
     "Stream",
+    "UnknownGame",
     "VersionConflict",
     "execute",
     "fold",
     "make_converter",
+    "refuse",
 ]

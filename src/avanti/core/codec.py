@@ -27,7 +27,7 @@ import enum
 import json
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
 import attrs
@@ -286,6 +286,72 @@ def _fast_union(classes: Mapping[str, type]) -> Callable[[object], Any]:
     return _fast(read)
 
 
+Form = Callable[[object], bool]
+"""Whether a value has exactly a declared type (``True`` is no ``int``, ``1.0`` no ``int``)."""
+
+
+def _form(t: Any) -> Form:
+    """The exact-type test of a value declared as ``t``, as the strict decoder reads JSON."""
+    if t in (int, str, bool, float) or (isinstance(t, type) and issubclass(t, enum.Enum)):
+        kind: type = t
+
+        def exact(value: object) -> bool:
+            return type(value) is kind
+
+        return exact
+    origin = get_origin(t)
+    args = get_args(t)
+    if origin in (Union, types.UnionType):
+        parts = tuple(_form(arg) for arg in args if arg is not type(None))
+        optional = type(None) in args
+        return lambda value: (optional and value is None) or any(p(value) for p in parts)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _form(args[0])
+        return lambda value: type(value) is tuple and all(item(x) for x in value)
+    if origin is tuple:
+        parts = tuple(_form(arg) for arg in args)
+        return lambda value: (
+            type(value) is tuple
+            and len(value) == len(parts)
+            and all(p(x) for p, x in zip(parts, value, strict=True))
+        )
+    if isinstance(t, type) and attrs.has(t):
+        return _class_form(t)
+    if isinstance(t, type):
+        other: type = t
+        return lambda value: isinstance(value, other)
+    return lambda value: True
+
+
+def _class_form(cls: type) -> Form:
+    """The exact-type test of every field of an attrs class, fastest where all are ints."""
+    hints = get_type_hints(cls)
+    names = tuple(a.name for a in attrs.fields(cls))
+    if names and all(hints[name] is int for name in names):
+        values = attrgetter(*names, *names)  # a tuple even for one field
+        return lambda value: type(value) is cls and _INTS.issuperset(map(type, values(value)))
+    tests = tuple((attrgetter(name), _form(hints[name])) for name in names)
+    return lambda value: type(value) is cls and all(test(get(value)) for get, test in tests)
+
+
+def _form_problem(command: object, classes: Mapping[type, str]) -> str | None:
+    """What is wrong with the form of ``command``, in words, or ``None`` when nothing is."""
+    kind = type(command)
+    if kind not in classes:
+        known = ", ".join(sorted(classes.values()))
+        return f"{command!r} is not a command of this game (one of: {known})"
+    hints = get_type_hints(kind)
+    for a in attrs.fields(kind):  # type: ignore[arg-type]  # a command class is an attrs class
+        value = getattr(command, a.name)
+        if not _form(hints[a.name])(value):
+            expected = getattr(hints[a.name], "__name__", None) or str(hints[a.name])
+            return (
+                f"{kind.__name__}.{a.name} must be {expected}, "
+                f"not {value!r} ({type(value).__name__})"
+            )
+    return None
+
+
 def _union_of(classes: Sequence[type]) -> Any:
     # A sentinel class stands for the union: a real typing.Union of one class collapses into it.
     return type("Union", (), {"__members__": tuple(classes)})
@@ -353,11 +419,26 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         self._event = _union_of(self.event_types)
         self._command_data = _register_tagged_union(self.converter, self._command, self.commands)
         self._event_data = _register_tagged_union(self.converter, self._event, self.events)
+        self.command_classes = frozenset(self.command_types)
+        self._forms: dict[type, Form] = {cls: _class_form(cls) for cls in self.command_types}
         self._fast: dict[Any, Callable[[object], Any]] = {
             self._command: _fast_union(self.commands),
             self._event: _fast_union(self.events),
             setup_type: _fast(_fast_reader(setup_type, tagged=False)),
         }
+
+    # -- the form of a command ---------------------------------------------------------------
+
+    def well_formed(self, command: object) -> bool:
+        """Whether ``command`` is one of this game's commands with every field of its exact
+        declared type (``True`` is no card number, ``1.0`` no seat): what reading its JSON would
+        demand. The core checks this before a game's ``decide`` sees a command."""
+        form = self._forms.get(type(command))
+        return form is not None and form(command)
+
+    def form_problem(self, command: object) -> str | None:
+        """What is wrong with the form of ``command``, in words; ``None`` if it is well formed."""
+        return _form_problem(command, {cls: tag for tag, cls in self.commands.items()})
 
     # -- plain data --------------------------------------------------------------------------
 

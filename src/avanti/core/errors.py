@@ -8,6 +8,7 @@ program can act on them without parsing the message.
 from __future__ import annotations
 
 import enum
+from typing import NoReturn
 
 from attrs import field, frozen
 
@@ -17,9 +18,12 @@ __all__ = [
     "CorruptLog",
     "DecodeError",
     "IllegalCommand",
+    "InvalidArgument",
     "InvalidBoard",
     "InvalidSetup",
+    "UnknownGame",
     "VersionConflict",
+    "refuse",
 ]
 
 
@@ -47,6 +51,9 @@ class CoreReason(enum.StrEnum):
     """This kind of command is not accepted in the current step of the game."""
     UNKNOWN_COMMAND = "unknown-command"
     """The object is not a command of this game."""
+    MALFORMED_COMMAND = "malformed-command"
+    """A command of this game with a field not of its exact declared type (``True`` or ``1.0``
+    where a number belongs), refused by the core before the rules see it."""
     NOTHING_TO_UNDO = "nothing-to-undo"
     """:meth:`Game.undo` was called before any command was executed."""
     UNKNOWN_NOTATION = "unknown-notation"
@@ -73,6 +80,15 @@ class IllegalCommand(AvantiError, ValueError):
         return f"{self.rule}: {self.message}" if self.rule else self.message
 
 
+def refuse(reason: enum.StrEnum, message: str, *, rule: str, command: object = None) -> NoReturn:
+    """Raise :class:`IllegalCommand`: the one refusal helper every game's rules use.
+
+    ``reason`` is machine-readable, ``message`` a sentence for people, ``rule`` the id of the
+    rule the command breaks (``"A13"``), ``command`` the command refused.
+    """
+    raise IllegalCommand(reason, message, rule=rule, command=command)
+
+
 @frozen(auto_exc=True, eq=False)
 class InvalidSetup(AvantiError, ValueError):
     """The parameters of a new game (players, seed, options, scenario) do not fit the rules."""
@@ -82,6 +98,18 @@ class InvalidSetup(AvantiError, ValueError):
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}" if self.rule else self.message
+
+
+@frozen(auto_exc=True, eq=False)
+class InvalidArgument(AvantiError, ValueError):
+    """A function or tool was asked for something it does not offer: an unknown bot or policy,
+    a count out of range, a version the log does not have, a file that holds no game of the
+    catalog. ``message`` says what and why."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @frozen(auto_exc=True, eq=False)
@@ -136,3 +164,17 @@ class CorruptLog(AvantiError, ValueError):
 
     def __str__(self) -> str:
         return f"event {self.index}: {self.message}"
+
+
+@frozen(auto_exc=True, eq=False)
+class UnknownGame(AvantiError, KeyError):
+    """A game name (or a document's ``format``) that the catalog does not know.
+
+    ``name`` is what was asked for, ``known`` the names the catalog has.
+    """
+
+    name: str
+    known: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"unknown game {self.name!r}; known: {', '.join(self.known)}"

@@ -1,21 +1,15 @@
 """The generic, immutable :class:`Game` aggregate: a setup, an event log and their state.
 
-Each game subclasses it once, naming its :class:`~avanti.core.ruleset.Ruleset`
-(each game module's ``Game``). Every method returns a new ``Game`` and leaves the old
-one as it was, so a program may keep any earlier game around (for undo, for search, for display).
-
-A ruleset may also offer two optional methods that do what the core would otherwise do with its
-``decide`` and ``evolve``, only faster: ``execute(state, command) -> (state, events)``, which
-checks a command and folds its events in one pass, and ``fold(state, events) -> state``, which
-folds a whole log at once. Both must give exactly what ``decide`` and ``evolve`` give.
+Each game subclasses it once, binding its :class:`~avanti.core.ruleset.Ruleset` record when the
+class is defined (``class Game(core.Game[...], rules=RULES)``). Every method returns a new
+``Game`` and leaves the old one as it was, so a program may keep any earlier game around (for
+undo, for search, for display).
 """
 
 from __future__ import annotations
 
-import abc
-from collections.abc import Callable, Iterable
-from functools import partial
-from typing import Any, Generic, NamedTuple, Self, TypeVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, overload
 
 from attrs import frozen
 
@@ -24,13 +18,14 @@ from avanti.core.errors import (
     CorruptLog,
     DecodeError,
     IllegalCommand,
+    InvalidArgument,
     InvalidSetup,
     VersionConflict,
 )
 from avanti.core.notation import parse
 from avanti.core.ruleset import Ruleset
 
-__all__ = ["Game", "execute", "fold"]
+__all__ = ["Game", "LegalCommands", "Seen", "execute", "fold"]
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -45,14 +40,8 @@ def fold(
     state: StateT,
     events: Iterable[EventT],
 ) -> StateT:
-    """Apply ``evolve`` for each event in turn (no checks), or the ruleset's own ``fold``."""
-    own: Callable[[StateT, Iterable[EventT]], StateT] | None = getattr(rules, "fold", None)
-    if own is not None:
-        return own(state, events)
-    evolve = rules.evolve
-    for event in events:
-        state = evolve(state, event)
-    return state
+    """Fold ``events`` into ``state`` with the ruleset (no checks): ``rules.fold``."""
+    return rules.fold(state, events)
 
 
 def execute(
@@ -62,19 +51,41 @@ def execute(
 ) -> tuple[StateT, tuple[EventT, ...]]:
     """Functional form of a checked command: ``(new_state, events)``; raises ``IllegalCommand``.
 
-    Uses the ruleset's own ``execute`` when it has one (it decides and folds in one pass).
+    The same as ``rules.execute``: the form check, then the game's one-pass ``execute``.
     """
-    own: Callable[[StateT, CommandT], tuple[StateT, tuple[EventT, ...]]] | None = getattr(
-        rules, "execute", None
-    )
-    if own is not None:
-        return own(state, command)
-    events = rules.decide(state, command)
-    return fold(rules, state, events), events
+    return rules.execute(state, command)
+
+
+class LegalCommands(tuple[CommandT, ...]):
+    """The legal commands of a moment: a tuple whose ``in`` means "would be accepted".
+
+    Commands compare field by field with ``==``, and ``True == 1`` in Python, so in a plain tuple
+    ``Roll(True)`` would be found where ``Roll(1)`` is listed, though ``execute`` refuses it.
+    Here ``command in legal`` also asks that every field has its exact declared type, which,
+    with the list holding exactly the legal commands, is the same as :meth:`Game.is_legal`.
+    """
+
+    __slots__ = ()
+
+    well_formed: ClassVar[Any] = staticmethod(lambda command: True)
+    """The game's form check (its codec's ``well_formed``), set per game class."""
+
+    def __contains__(self, command: object) -> bool:
+        return type(self).well_formed(command) and tuple.__contains__(self, command)
+
+
+class Seen(NamedTuple, Generic[EventT]):
+    """One event of a seat's stream and its position in the whole log (see
+    :meth:`Game.events_for`)."""
+
+    position: int
+    """The event's index in the full log: a client that has seen up to here resumes after it."""
+    event: EventT
+    """The event as the seat may see it."""
 
 
 @frozen(repr=False)
-class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
+class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     """A game in progress or finished: its setup, its event log and its current state.
 
     Make one with the game module's ``new_game``, ``replay`` or ``loads``; do not build one from
@@ -89,23 +100,31 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     state: StateT
     """The state the events fold to. Holds hidden facts: show players :meth:`view` instead."""
 
-    @classmethod
-    @abc.abstractmethod
-    def rules(cls) -> Ruleset[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]:
-        """The ruleset this kind of game runs on: the same object on every call.
+    rules: ClassVar[Ruleset[Any, Any, Any, Any, Any, Any]]
+    """The ruleset record this kind of game runs on, bound when the class is defined."""
+    _legal: ClassVar[type[LegalCommands[Any]]] = LegalCommands
 
-        :meth:`execute`, :meth:`legal_commands` and :attr:`is_over` look its methods up once
-        per class, on first use.
-        """
+    def __init_subclass__(
+        cls, *, rules: Ruleset[Any, Any, Any, Any, Any, Any] | None = None, **kwargs: Any
+    ) -> None:
+        """Bind ``rules`` to the new game class: ``class Game(core.Game[...], rules=RULES)``."""
+        super().__init_subclass__(**kwargs)
+        if rules is not None:
+            cls.rules = rules
+            cls._legal = type(
+                "LegalCommands",
+                (LegalCommands,),
+                {"__slots__": (), "well_formed": staticmethod(rules.codec.well_formed)},
+            )
 
     # -- making games ------------------------------------------------------------------------
 
     @classmethod
     def new(cls, setup: SetupT) -> Self:
         """Start a game; raises :class:`~avanti.core.errors.InvalidSetup` for a bad setup."""
-        rules = cls.rules()
+        rules = cls.rules
         state, opening = rules.start(setup)
-        return cls(setup, opening, fold(rules, state, opening))
+        return cls(setup, opening, rules.fold(state, opening))
 
     @classmethod
     def replay(cls, setup: SetupT, events: Iterable[EventT], *, verify: bool = True) -> Self:
@@ -117,20 +136,20 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         :class:`~avanti.core.errors.CorruptLog` with its index. ``verify=False`` only folds
         ``evolve`` over the log, for logs you wrote yourself and trust.
         """
-        rules = cls.rules()
+        rules = cls.rules
         log = tuple(events)
         state, opening = rules.start(setup)
         if not verify:
-            return cls(setup, log, fold(rules, state, log))
+            return cls(setup, log, rules.fold(state, log))
         _expect(log, 0, opening, "the opening events do not match the setup")
-        state = fold(rules, state, opening)
+        state = rules.fold(state, opening)
         index = len(opening)
         while index < len(log):
             command = rules.cause(log[index])
             if command is None:
                 raise CorruptLog(index, f"{log[index]!r} does not begin a command")
             try:
-                after, caused = execute(rules, state, command)
+                after, caused = rules.execute(state, command)
             except IllegalCommand as error:
                 raise CorruptLog(index, f"it records an illegal command ({error})") from error
             _expect(log, index, caused, f"it does not follow from {command!r}")
@@ -153,34 +172,44 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         :raises VersionConflict: ``expected_version`` is given and the log has another length.
         """
         log = self.events
-        if expected_version is not None and expected_version != len(log):
+        if expected_version is not None and (
+            type(expected_version) is not int or expected_version != len(log)
+        ):
+            if type(expected_version) is not int:
+                raise TypeError(f"expected_version must be an int, not {expected_version!r}")
             raise VersionConflict(expected_version, len(log))
-        cls = type(self)
-        steps = _STEPS.get(cls) or _steps(cls)
-        state, events = steps.execute(self.state, command)
-        return cls(self.setup, log + events, state)
+        state, events = self.rules.execute(self.state, command)
+        return type(self)(self.setup, log + events, state)
 
-    def legal_commands(self, seat: int | None = None) -> tuple[CommandT, ...]:
+    def legal_commands(self, seat: int | None = None) -> LegalCommands[CommandT]:
         """The commands that execute now: every one listed does, nothing else does.
 
         With ``seat``, only that seat's commands. Show a player only their own seat's list: the
         full list is for trusted code (bots running on the true state, tests), since what another
         seat may do can reveal what it holds.
 
-        To test one command a user built, use :meth:`is_legal`, not ``command in
-        legal_commands()``: commands compare field by field with ``==``, and ``True == 1`` in
-        Python, so a command with ``True`` where a number belongs is found in a list that holds
-        the same command with ``1``, though ``execute`` refuses it.
+        The result is a tuple whose ``in`` asks whether a command would be accepted
+        (:class:`LegalCommands`): ``Roll(True) in game.legal_commands()`` is false although
+        ``Roll(True) == Roll(1)``.
+
+        :raises IllegalCommand: with reason ``no-such-seat`` for a seat not at the table.
         """
-        commands = (_STEPS.get(type(self)) or _steps(type(self))).legal_commands(self.state)
-        if seat is None:
-            return commands
-        return tuple(c for c in commands if getattr(c, "seat", None) == seat)
+        commands = self.rules.legal_commands(self.state)
+        if seat is not None:
+            self._check_seat(seat)
+            commands = tuple(c for c in commands if c.seat == seat)
+        return self._legal(commands)
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The seats that may issue a command now, lowest first: one on a turn, several in a
+        simultaneous step (laying cards, investing, offering), none once the game is over."""
+        return self.rules.waiting(self.state)
 
     def is_legal(self, command: CommandT) -> bool:
         """Whether ``execute(command)`` would succeed."""
         try:
-            self.rules().decide(self.state, command)
+            self.rules.decide(self.state, command)
         except IllegalCommand:
             return False
         return True
@@ -192,7 +221,7 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         command's seat may see, so it is safe to show that seat. :meth:`parse_notation` reads it
         back.
         """
-        return self.rules().notations(self.state, command)[0]
+        return self.rules.notations(self.state, command)[0]
 
     def parse_notation(self, text: str, seat: int | None = None) -> CommandT:
         """The legal command that ``text`` names, in the game's notation (see :meth:`notation`).
@@ -204,7 +233,7 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             the message lists the legal ones of ``seat``), or, without ``seat``, commands of
             several seats (``ambiguous-notation``).
         """
-        rules = self.rules()
+        rules = self.rules
         state = self.state
         return parse(
             text,
@@ -220,12 +249,12 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
         :raises IllegalCommand: with reason ``nothing-to-undo`` when no command was executed.
         """
-        rules = self.rules()
+        rules = self.rules
         state, opening = rules.start(self.setup)
         for index in range(len(self.events) - 1, len(opening) - 1, -1):
             if rules.cause(self.events[index]) is not None:
                 log = self.events[:index]
-                return type(self)(self.setup, log, fold(rules, state, log))
+                return type(self)(self.setup, log, rules.fold(state, log))
         raise IllegalCommand(CoreReason.NOTHING_TO_UNDO, "no command has been executed yet")
 
     # -- looking -----------------------------------------------------------------------------
@@ -237,17 +266,40 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             (``-1``, ``7``) or not a plain ``int`` (``True``, ``1.0``).
         """
         self._check_seat(seat)
-        return self.rules().view(self.state, seat)
+        view: ViewT = self.rules.view(self.state, seat)
+        return view
 
-    def events_for(self, seat: int | None = None) -> tuple[EventT, ...]:
+    @overload
+    def events_for(self, seat: int | None = None) -> tuple[EventT, ...]: ...
+
+    @overload
+    def events_for(self, seat: int | None = None, *, after: int) -> tuple[Seen[EventT], ...]: ...
+
+    def events_for(
+        self, seat: int | None = None, *, after: int | None = None
+    ) -> tuple[EventT, ...] | tuple[Seen[EventT], ...]:
         """The event log as ``seat`` may see it: hidden facts blanked, private events left out.
 
+        With ``after=n``, the events from position ``n`` of the full log on (``n`` is a
+        :attr:`version`: ``after=0`` is the whole log), each as a :class:`Seen` pair of its
+        position and the event as ``seat`` sees it. A client that has seen up to version ``n``
+        asks for ``after=n`` and gets exactly what it has not seen; positions let it drop
+        anything it receives twice.
+
         :raises IllegalCommand: with reason ``no-such-seat``, as :meth:`view` does.
+        :raises InvalidArgument: ``after`` is not an ``int`` from 0 to :attr:`version`.
         """
         self._check_seat(seat)
-        redact = self.rules().redact
-        seen = (redact(event, seat) for event in self.events)
-        return tuple(event for event in seen if event is not None)
+        redact = self.rules.redact
+        if after is None:
+            seen = (redact(event, seat) for event in self.events)
+            return tuple(event for event in seen if event is not None)
+        if type(after) is not int or not 0 <= after <= len(self.events):
+            raise InvalidArgument(
+                f"after must be a version from 0 to {len(self.events)}, not {after!r}"
+            )
+        pairs = ((i, redact(self.events[i], seat)) for i in range(after, len(self.events)))
+        return tuple(Seen(i, event) for i, event in pairs if event is not None)
 
     def _check_seat(self, seat: object) -> None:
         """Refuse a seat that is neither ``None`` nor an ``int`` from 0 to the last seat.
@@ -270,18 +322,18 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     @property
     def outcome(self) -> OutcomeT | None:
         """The result once the game has ended, else ``None``."""
-        return self.rules().outcome(self.state)
+        return self.rules.outcome(self.state)
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return (_STEPS.get(type(self)) or _steps(type(self))).outcome(self.state) is not None
+        return self.rules.outcome(self.state) is not None
 
     # -- JSON --------------------------------------------------------------------------------
 
     def dumps(self, *, indent: int | None = None) -> str:
         """The game as a JSON document: format name and version, setup, and event log."""
-        return self.rules().codec.dumps(self.setup, self.events, indent=indent)
+        return self.rules.codec.dumps(self.setup, self.events, indent=indent)
 
     @classmethod
     def loads(cls, text: str | bytes) -> Self:
@@ -290,7 +342,7 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         :raises DecodeError: the document is malformed (every bad field is listed).
         :raises CorruptLog: the document is well formed but its log does not fit its setup.
         """
-        setup, events = cls.rules().codec.loads(text)
+        setup, events = cls.rules.codec.loads(text)
         try:
             return cls.replay(setup, events)
         except InvalidSetup as error:
@@ -298,31 +350,6 @@ class Game(abc.ABC, Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__qualname__} version={len(self.events)}>"
-
-
-class _Steps(NamedTuple):
-    """The ruleset functions a game runs on every step, looked up once per ``Game`` class."""
-
-    execute: Callable[[Any, Any], tuple[Any, tuple[Any, ...]]]
-    legal_commands: Callable[[Any], tuple[Any, ...]]
-    outcome: Callable[[Any], object]
-
-
-_STEPS: dict[type, _Steps] = {}
-"""Each ``Game`` class's per-step functions: a bot's loop then skips calling ``rules()`` and
-looking up the optional fast ``execute`` on every step."""
-
-
-def _steps(cls: type[Game[Any, Any, Any, Any, Any, Any]]) -> _Steps:
-    rules = cls.rules()
-    own = getattr(rules, "execute", None)
-    steps = _Steps(
-        own if own is not None else partial(execute, rules),
-        rules.legal_commands,
-        rules.outcome,
-    )
-    _STEPS[cls] = steps
-    return steps
 
 
 def _expect(log: tuple[EventT, ...], start: int, expected: tuple[EventT, ...], why: str) -> None:

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 from attrs import field, frozen
 
 from avanti.core.bots import Bot
+from avanti.core.errors import InvalidArgument
 from avanti.core.game import execute
 from avanti.core.rng import Rng, Stream
 from avanti.core.ruleset import Ruleset
@@ -74,14 +75,9 @@ class _Node:
         )
 
 
-def _actor(legal: Sequence[Any]) -> int:
-    seat: int = min(command.seat for command in legal)
-    return seat
-
-
 def _at_least_one(bot: object, attribute: object, iterations: int) -> None:
     if iterations < 1:
-        raise ValueError(f"the search needs at least one iteration, got {iterations}")
+        raise InvalidArgument(f"the search needs at least one iteration, got {iterations}")
 
 
 @frozen(kw_only=True)
@@ -130,7 +126,7 @@ class SearchBot:
                 actor = root.seat
                 mine = [c for c in legal if c in allowed]
             else:
-                actor = _actor(legal)
+                actor = rules.waiting(state)[0]  # the lowest seat waited for acts first
                 mine = [c for c in legal if c.seat == actor]
             if not mine:  # a sampler that disagrees with the view: score the position as is
                 break
@@ -166,9 +162,8 @@ class SearchBot:
                 scores = evaluate(start, state)
                 if scores is not None:
                     return scores
-            legal = rules.legal_commands(state)
-            actor = _actor(legal)
-            mine = [c for c in legal if c.seat == actor]
+            actor = rules.waiting(state)[0]
+            mine = [c for c in rules.legal_commands(state) if c.seat == actor]
             command = self.rollout[actor].choose(rules.view(state, actor), mine, rng)
             state = execute(rules, state, command)[0]
         raise RuntimeError(f"a rollout did not end within {MAX_ROLLOUT} commands")

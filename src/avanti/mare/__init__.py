@@ -26,8 +26,8 @@ from avanti.mare.events import (
     RollIgnored,
     TurnPassed,
 )
-from avanti.mare.game import CODEC, RULES, Game, MareRules, dumps, execute, loads, new_game, replay
-from avanti.mare.rules import Reason, cause, decide, evolve, legal_commands, outcome
+from avanti.mare.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
+from avanti.mare.rules import Reason, cause, evolve, legal_commands, outcome, waiting
 from avanti.mare.setup import (
     CAUGHT,
     FACES,
@@ -75,7 +75,6 @@ __all__ = [
     "GameState",
     "IllegalCommand",
     "InvalidSetup",
-    "MareRules",
     "MoveFish",
     "MoveOffered",
     "Odds",
@@ -108,4 +107,5 @@ __all__ = [
     "replay",
     "simulate",
     "view",
+    "waiting",
 ]

@@ -48,7 +48,14 @@ def _margin(view: View, move: MoveFish) -> Fraction:
     places = list(view.fish)
     places[move.fish.slot] += 1
     after = GameState(
-        view.sides, view.options, view.boat, tuple(places), view.turn, False, None, Rng(0)
+        sides=view.sides,
+        options=view.options,
+        boat=view.boat,
+        fish=tuple(places),
+        turn=view.turn,
+        move_due=False,
+        result=None,
+        rng=Rng(0),
     )
     chances = odds("closest-to-boat", state=after)
     return chances.fish - chances.fishers
@@ -66,7 +73,14 @@ class MareSampler:
         """The state with the view's every fact and an unforeseeable generator."""
         v = view
         return GameState(
-            v.sides, v.options, v.boat, v.fish, v.turn, v.move_due, v.result, fresh_rng(rng)
+            sides=v.sides,
+            options=v.options,
+            boat=v.boat,
+            fish=v.fish,
+            turn=v.turn,
+            move_due=v.move_due,
+            result=v.result,
+            rng=fresh_rng(rng),
         )
 
 

@@ -18,6 +18,7 @@ from typing import Literal, get_args
 from attrs import frozen
 
 from avanti import core
+from avanti.core.errors import InvalidArgument
 from avanti.mare.commands import MoveFish
 from avanti.mare.events import DieRolled
 from avanti.mare.game import DEFAULT_OPTIONS, Game, new_game
@@ -93,7 +94,7 @@ class _Solver:
 
     def __init__(self, policy: Policy, options: Options) -> None:
         if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+            raise InvalidArgument(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
         self.policy = policy
         self.options = options
         self.value: Callable[[Key], _Value] = cache(self._value)
@@ -187,14 +188,16 @@ def odds(
     """The exact chances of each result (M8) under ``policy`` for the M6 choice.
 
     From the start of a game with ``options`` (the rulebook's by default), or from ``state``,
-    which carries its own options (giving different ``options`` too raises ``ValueError``). If
+    which carries its own options (giving different ``options`` too raises ``InvalidArgument``). If
     ``state`` owes a ``MoveFish``, the policy makes that move first. The "best" policies choose
     for their side whoever rolls; see :data:`Policy`.
 
-    :raises ValueError: an unknown policy, or options that contradict the state's.
+    :raises InvalidArgument: an unknown policy, or options that contradict the state's.
     """
     if state is not None and options is not None and options != state.options:
-        raise ValueError("the state carries its own options; leave options out or pass the same")
+        raise InvalidArgument(
+            "the state carries its own options; leave options out or pass the same"
+        )
     chosen = state.options if state is not None else options or DEFAULT_OPTIONS
     solver = _solver(policy, chosen)
     if state is None:
@@ -212,7 +215,7 @@ def choose(state: GameState, policy: Policy, stream: core.Stream | None = None) 
     ``stream`` supplies the random policy's draw (the first fish in the river if left out).
     """
     if not state.move_due:
-        raise ValueError("no MoveFish is due in this state")
+        raise InvalidArgument("no MoveFish is due in this state")
     solver = _solver(policy, state.options)
     choices = len(state.in_river())
     draw = stream.below(choices) if stream is not None and policy == "random" else 0
@@ -265,10 +268,10 @@ def simulate(
     least ``games`` apart: ``seed=1`` and ``seed=2`` share all but one game. For benchmarks and
     soak runs as well as tests.
 
-    :raises ValueError: ``games`` is below 1, or the policy is unknown.
+    :raises InvalidArgument: ``games`` is below 1, or the policy is unknown.
     """
     if games < 1:
-        raise ValueError(f"simulate at least one game, not {games}")
+        raise InvalidArgument(f"simulate at least one game, not {games}")
     chosen = options or DEFAULT_OPTIONS
     names = [f"P{n}" for n in range(players)]
     counts = dict.fromkeys(Result, 0)
@@ -287,10 +290,10 @@ def simulate(
         rolls += n
         rolls_squared += n * n
     return Tally(
-        games,
-        counts[Result.FISH],
-        counts[Result.FISHERS],
-        counts[Result.DRAW],
-        rolls,
-        rolls_squared,
+        games=games,
+        fish=counts[Result.FISH],
+        fishers=counts[Result.FISHERS],
+        draw=counts[Result.DRAW],
+        rolls=rolls,
+        rolls_squared=rolls_squared,
     )

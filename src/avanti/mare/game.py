@@ -1,13 +1,11 @@
-"""Avanti mare! on the core: the ruleset object, the JSON codec, the ``Game`` aggregate and the
-module-level entry points shared by every game (``new_game``, ``replay``, ``dumps``, ``loads``,
-``execute``).
+"""Avanti mare! on the core: its codec, its :class:`~avanti.core.Ruleset` record, the ``Game``
+aggregate and the module-level entry points shared by every game (``new_game``, ``replay``,
+``dumps``, ``loads``, ``decide``, ``execute``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-from typing_extensions import override
 
 from avanti import core
 from avanti.mare import rules, views
@@ -18,7 +16,7 @@ from avanti.mare.setup import Options, Setup, Side
 from avanti.mare.state import GameState, Outcome
 from avanti.mare.views import View
 
-__all__ = ["CODEC", "RULES", "Game", "MareRules", "dumps", "execute", "loads", "new_game", "replay"]
+__all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
 
 CODEC: core.Codec[Setup, Command, Event] = core.Codec(
     format="mare",
@@ -35,65 +33,37 @@ DEFAULT_OPTIONS = Options()
 """The rulebook's reading of every option (M9)."""
 
 
-class MareRules:
-    """The Avanti mare! ruleset, bundling the functions of :mod:`avanti.mare` for the core."""
-
-    codec = CODEC
-
-    def start(self, setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
-        """The state before the first roll; raises ``InvalidSetup`` naming the rule."""
-        return rules.start(setup)
-
-    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
-        """The events a command causes; raises ``IllegalCommand``."""
-        return rules.decide(state, command)
-
-    def evolve(self, state: GameState, event: Event) -> GameState:
-        """The state after one event."""
-        return rules.evolve(state, event)
-
-    def fold(self, state: GameState, events: Iterable[Event]) -> GameState:
-        """The state after every event in turn."""
-        return rules.fold(state, events)
-
-    def legal_commands(self, state: GameState) -> tuple[Command, ...]:
-        """Every command ``decide`` accepts now."""
-        return rules.legal_commands(state)
-
-    def view(self, state: GameState, seat: int | None) -> View:
-        """What ``seat`` may see."""
-        return views.view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """The event as ``seat`` sees it (every event is public)."""
-        return views.redact(event, seat)
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        """The result once the game is over."""
-        return rules.outcome(state)
-
-    notations = staticmethod(notations)
-
-    def cause(self, event: Event) -> Command | None:
-        """The command an event begins, if any."""
-        return rules.cause(event)
+RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Ruleset(
+    codec=CODEC,
+    rule="M2",
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    fold=rules.fold,
+    legal_commands=rules.legal_commands,
+    waiting=rules.waiting,
+    view=views.view,
+    redact=views.redact,
+    outcome=rules.outcome,
+    cause=rules.cause,
+    notations=notations,
+)
+"""The rules of Avanti mare! (M1-M9) as one record, bound to :class:`Game`."""
 
 
-RULES = MareRules()
-"""The one ruleset object of Avanti mare!."""
-
-
-class Game(core.Game[Setup, GameState, Command, Event, View, Outcome]):
+class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RULES):
     """A game of Avanti mare!: its setup, its event log and its state. Every method returns a new
     game; see :class:`avanti.core.Game` for ``execute``, ``undo``, ``view`` and the rest."""
 
     __slots__ = ()
 
-    @classmethod
-    @override
-    def rules(cls) -> MareRules:
-        """The Avanti mare! ruleset."""
-        return RULES
+
+def decide(state: GameState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state`` (functional form), its form checked first.
+
+    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
+    """
+    return RULES.decide(state, command)
 
 
 def default_sides(players: int) -> tuple[Side, ...]:
@@ -148,8 +118,8 @@ def loads(text: str | bytes) -> Game:
 
 
 def execute(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-    """The functional form of a checked command: ``(new_state, events)``.
+    """Functional form: the state after ``command`` and the events it caused, in one pass.
 
-    :raises IllegalCommand: the command breaks a rule; nothing changes.
+    :raises IllegalCommand: the command breaks a rule; ``state`` is unchanged (it is a value).
     """
-    return core.execute(RULES, state, command)
+    return RULES.execute(state, command)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from avanti import core
-from avanti.core import CoreReason, IllegalCommand, InvalidSetup
+from avanti.core import CoreReason, InvalidSetup, refuse
 from avanti.mare.commands import Command, MoveFish, Roll
 from avanti.mare.events import (
     DieRolled,
@@ -40,10 +40,11 @@ from avanti.mare.setup import (
     Setup,
     Side,
 )
-from avanti.mare.state import GameState, Outcome, Result
+from avanti.mare.state import GameState, Outcome, Result, build_state
 
 __all__ = [
     "MAX_PLAYERS",
+    "Outcome",
     "Reason",
     "cause",
     "decide",
@@ -52,6 +53,7 @@ __all__ = [
     "legal_commands",
     "outcome",
     "start",
+    "waiting",
 ]
 
 MAX_PLAYERS = 6
@@ -61,8 +63,6 @@ MAX_PLAYERS = 6
 class Reason(enum.StrEnum):
     """Why a command of Avanti mare! was refused, beside the core's :class:`~avanti.CoreReason`."""
 
-    NOT_A_FISH = "not-a-fish"
-    """``MoveFish`` names something that is not one of the four fish (M6)."""
     FISH_NOT_IN_RIVER = "fish-not-in-river"
     """``MoveFish`` names a fish that is free or caught: only a fish in the river may move (M6)."""
 
@@ -137,67 +137,37 @@ def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state``.
 
-    :raises IllegalCommand: the command is not one of this game, the game is over (M8), the seat
-        is not at the table or not on turn (M2), a roll is made while a ``MoveFish`` is owed or a
-        ``MoveFish`` while none is (M6), or the fish named is not in the river (M6).
+    The core has checked the command's form (a ``Roll`` or ``MoveFish`` with an ``int`` seat and
+    a ``Fish``).
+
+    :raises IllegalCommand: the game is over (M8), the seat is not at the table or not on turn
+        (M2), a roll is made while a ``MoveFish`` is owed or a ``MoveFish`` while none is (M6),
+        or the fish named is not in the river (M6).
     """
-    if not isinstance(command, (Roll, MoveFish)):
-        raise IllegalCommand(
-            CoreReason.UNKNOWN_COMMAND,
-            f"{command!r} is not a command of Avanti mare! (Roll or MoveFish)",
-            rule="M2",
-            command=command,
-        )
     if state.result is not None:
-        raise IllegalCommand(
-            CoreReason.GAME_OVER, "the game is over: no fish is left in the river", "M8", command
-        )
+        refuse(CoreReason.GAME_OVER, "the game is over: no fish is left in the river", rule="M8")
     seat = command.seat
-    if type(seat) is not int or not 0 <= seat < state.seats:
-        raise IllegalCommand(
-            CoreReason.NO_SUCH_SEAT,
-            f"there is no seat {seat!r}: the seats are 0 to {state.seats - 1}",
-            "M2",
-            command,
-        )
+    if not 0 <= seat < state.seats:
+        message = f"there is no seat {seat!r}: the seats are 0 to {state.seats - 1}"
+        refuse(CoreReason.NO_SUCH_SEAT, message, rule="M2", command=command)
     if seat != state.turn:
-        raise IllegalCommand(
-            CoreReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not {seat}'s", "M2", command
-        )
+        message = f"it is seat {state.turn}'s turn, not {seat}'s"
+        refuse(CoreReason.NOT_YOUR_TURN, message, rule="M2", command=command)
     if isinstance(command, Roll):
         if state.move_due:
-            raise IllegalCommand(
-                CoreReason.WRONG_PHASE,
-                f"seat {seat} rolled a free fish's colour and must first move another fish",
-                "M6",
-                command,
-            )
+            message = f"seat {seat} rolled a free fish's colour and must first move another fish"
+            refuse(CoreReason.WRONG_PHASE, message, rule="M6", command=command)
         face = FACES[state.rng.stream().below(len(FACES))]
         return (DieRolled(seat, face), *_roll_consequences(state, seat, face))
     if not state.move_due:
-        raise IllegalCommand(
-            CoreReason.WRONG_PHASE,
-            "a fish may be moved by choice only right after rolling a free fish's colour",
-            "M6",
-            command,
-        )
+        message = "a fish may be moved by choice only right after rolling a free fish's colour"
+        refuse(CoreReason.WRONG_PHASE, message, rule="M6", command=command)
     fish = command.fish
-    if not isinstance(fish, Fish):
-        raise IllegalCommand(
-            Reason.NOT_A_FISH,
-            f"{fish!r} is not a fish: choose blue, orange, yellow or pink",
-            "M6",
-            command,
-        )
     place = state.place(fish)
     if not CAUGHT < place < SEA:
         where = "free in the sea" if place == SEA else "caught"
-        raise IllegalCommand(
-            Reason.FISH_NOT_IN_RIVER,
-            f"the {fish} fish is {where}; only a fish still in the river may be moved",
-            "M6",
-            command,
-        )
+        message = f"the {fish} fish is {where}; only a fish still in the river may be moved"
+        refuse(Reason.FISH_NOT_IN_RIVER, message, rule="M6", command=command)
     return (FishChosen(seat, fish), *_swim(state, seat, fish))
 
 
@@ -265,12 +235,30 @@ def _close(state: GameState, seat: int, places: list[int]) -> Event:
 def _with_fish(s: GameState, fish: Fish, place: int) -> GameState:
     places = list(s.fish)
     places[fish.slot] = place
-    return GameState(s.sides, s.options, s.boat, tuple(places), s.turn, s.move_due, s.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=tuple(places),
+        turn=s.turn,
+        move_due=s.move_due,
+        result=s.result,
+        rng=s.rng,
+    )
 
 
 def _die_rolled(s: GameState, e: DieRolled) -> GameState:
     rng = s.rng.advanced()
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=False,
+        result=s.result,
+        rng=rng,
+    )
 
 
 def _fish_swam(s: GameState, e: FishSwam) -> GameState:
@@ -286,23 +274,68 @@ def _fish_caught(s: GameState, e: FishCaught) -> GameState:
 
 
 def _piece_removed(s: GameState, e: PieceRemoved) -> GameState:
-    return GameState(s.sides, s.options, e.piece, s.fish, s.turn, s.move_due, s.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=e.piece,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=s.move_due,
+        result=s.result,
+        rng=s.rng,
+    )
 
 
 def _move_offered(s: GameState, e: MoveOffered) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, True, s.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=e.seat,
+        move_due=True,
+        result=s.result,
+        rng=s.rng,
+    )
 
 
 def _fish_chosen(s: GameState, e: FishChosen) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, s.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=False,
+        result=s.result,
+        rng=s.rng,
+    )
 
 
 def _turn_passed(s: GameState, e: TurnPassed) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, e.seat, False, s.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=e.seat,
+        move_due=False,
+        result=s.result,
+        rng=s.rng,
+    )
 
 
 def _game_ended(s: GameState, e: GameEnded) -> GameState:
-    return GameState(s.sides, s.options, s.boat, s.fish, s.turn, False, e.result, s.rng)
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=False,
+        result=e.result,
+        rng=s.rng,
+    )
 
 
 def _roll_ignored(s: GameState, e: RollIgnored) -> GameState:
@@ -350,6 +383,11 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
     return (Roll(state.turn),)
 
 
+def waiting(state: GameState) -> tuple[int, ...]:
+    """The seat on turn (M2), to roll or to move a fish; nobody once the game is over (M8)."""
+    return () if state.result is not None else (state.turn,)
+
+
 def outcome(state: GameState) -> Outcome | None:
     """The result of a finished game (M8), or ``None`` while fish still swim."""
     result = state.result
@@ -358,7 +396,14 @@ def outcome(state: GameState) -> Outcome | None:
     winner = result.winner
     winners = tuple(seat for seat, side in enumerate(state.sides) if side is winner)
     returns = tuple(1.0 if side is winner else 0.0 for side in state.sides)
-    return Outcome(len(state.free()), len(state.caught()), result, winner, winners, returns)
+    return Outcome(
+        free=len(state.free()),
+        caught=len(state.caught()),
+        result=result,
+        winner=winner,
+        winners=winners,
+        returns=returns,
+    )
 
 
 def cause(event: Event) -> Command | None:

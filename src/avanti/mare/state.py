@@ -7,9 +7,10 @@ import enum
 from attrs import frozen
 
 from avanti import core
+from avanti.core.values import builder
 from avanti.mare.setup import CAUGHT, FISH, SEA, Fish, Options, Side
 
-__all__ = ["GameState", "Outcome", "Result"]
+__all__ = ["GameState", "Outcome", "Result", "build_state"]
 
 
 class Result(enum.StrEnum):
@@ -82,6 +83,14 @@ class GameState:
     def seats(self) -> int:
         """How many players are at the table."""
         return len(self.sides)
+
+
+build_state = builder(GameState)
+"""A new :class:`GameState`, from one keyword argument per field.
+
+``evolve`` builds one per event: this is faster than calling the class, by keyword or by
+position (see :func:`avanti.core.values.builder`).
+"""
 
 
 @frozen

@@ -48,7 +48,16 @@ class View:
 def view(state: GameState, seat: int | None) -> View:
     """What ``seat`` may see: every public fact, never the generator or its seed (M3)."""
     s = state
-    return View(seat, s.sides, s.options, s.boat, s.fish, s.turn, s.move_due, s.result)
+    return View(
+        seat=seat,
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=s.move_due,
+        result=s.result,
+    )
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
