@@ -1,8 +1,8 @@
 """Avanti, rulebook Illus. 11: the round in which a car reaches the event marker.
 
-Tina drives 7, lands on William and goes on to 37 spaces out: past the marker (34 spaces round).
-William drives 7, lands on Tina and goes on to 44, into the lead. Jack drives 4, lands on Steve's
-parked car (Steve has quit, but his car still stands there, A14) and goes on to 32: third place.
+Tina drives 3, lands on William and goes on to 34 spaces out: the marker (34 spaces round).
+William drives 3, lands on Tina and goes on to 37, into the lead. Jack drives 1, lands on Steve's
+parked car (Steve has quit, but his car still stands there, A14) and goes on to 31: third place.
 William collects 100 from Jack and 300 from Steve, who still pays though he has quit; Isabella
 and Tina stand on parking lots. Because a car reached the marker, the run ends (A18).
 """

@@ -2,40 +2,29 @@
 
 Each parking lot pays its ATM amount, from the bank, to the first car at or ahead of it: a car
 collects every lot from just past the car behind it up to its own space, and the last car, whose
-"car behind" is the leader on the closed road, collects the lots behind the leader too (A21).
+"car behind" is the leader on the closed road, collects the lots past the leader too (A21).
 
-The default board's seven lots pay 2,100 in all, less than the 2,500 the rulebook's example hands
-out, so this example plays on a custom board: the default one with the lot on road space 26
-paying 700 instead of 300. Marker on space 0; Steve stands 4 spaces out, Jack 5, William 6,
-Isabella 19, and Tina, the last to drive in the run's last round, goes from 18 to 24 and leads.
+This is the run of Illus. 11-12, on the default board as it is: when it ends, Isabella (the last
+car) stands on the lot at road space 3, Steve on 18, Jack on 19, Tina on the lot at 22 and
+William, the leader, on 25. Tina takes her own lot (400). Steve takes the three lots between
+Isabella and himself (400, 500, 200). Isabella takes the lots at 26 and 31, past the leader, and
+her own at 3: "300", "500" and "200". Nothing lies between Steve and Jack, or between Tina and
+William. The seven lots pay 2,500 in all.
 """
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, JACK, PLAYERS, STEVE, TINA, WILLIAM, check, play
+from avanti_positions import ISABELLA, JACK, STEVE, TINA, WILLIAM, check, last_round
 
-import avanti
-from avanti import DEFAULT_BOARD, AtmWithdrawn, Board, Drive, Phase, Scenario, Space
+from avanti import AtmWithdrawn
 
 
 def main() -> None:
-    track = list(DEFAULT_BOARD.track)
-    track[26] = Space.parking(700)
-    board = Board(tuple(track), DEFAULT_BOARD.island, DEFAULT_BOARD.island_depth)
-    scenario = Scenario(
-        marker=0,
-        distances=(5, 19, 18, 4, 6),
-        hands=((), (), (), (), ()),
-        laid=(None, None, (3, 6), None, None),
-        phase=Phase.DRIVING,
-        round=3,
-    )
-    game = avanti.new_game(PLAYERS, 1, board=board, scenario=scenario)
-    print("Illus. 13: Tina drives last; the run ends and everyone withdraws at the ATMs.")
-    after = play(game, Drive(TINA))
+    print("Illus. 13: the run of Illus. 11 ends; everyone withdraws at the ATMs.")
+    game = last_round()
     got = dict.fromkeys(range(5), 0)
     lots: dict[int, list[int]] = {seat: [] for seat in range(5)}
-    for event in after.events[game.version :]:
+    for event in game.events:
         if isinstance(event, AtmWithdrawn):
             got[event.seat] += event.amount
             lots[event.seat].append(event.amount)

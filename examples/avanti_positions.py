@@ -58,19 +58,20 @@ def drive(game: avanti.Game, *seats: int) -> tuple[avanti.Game, list[CarMoved]]:
     return game, moves
 
 
-# -- Illus. 11-12: the last round of a run --------------------------------------------------------
+# -- Illus. 11-13: the last round of a run, its standings and its ATMs ----------------------------
 
 END_OF_RUN = Scenario(
-    marker=0,
-    distances=(24, 7, 23, 28, 30),
+    marker=22,
+    distances=(29, 15, 28, 30, 31),
     hands=((), (), (), (), ()),
     quit=(False, True, False, True, False),
-    laid=((9, 4), None, (2, 7), None, (4, 7)),
+    laid=((0, 1), None, (18, 3), None, (19, 3)),
     phase=Phase.DRIVING,
     round=5,
 )
-"""Marker on road space 0. Isabella has quit on the parking lot at space 7 and Steve on space 28
-(toll 300). Tina (23 spaces out), William (30) and Jack (24) still drive, with a 7, a 7 and a 4."""
+"""Marker on road space 22, a parking lot. Isabella has quit on the lot at space 3 (15 spaces out)
+and Steve on space 18 (30 out, toll 300). Tina (28 out), Jack (29) and William (31) still drive,
+with a 3, a 1 and a 3."""
 
 
 def last_round() -> avanti.Game:

@@ -11,11 +11,15 @@ from fractions import Fraction
 
 from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Odds, Options, Policy, odds
 
+OWED = Options(free_fish_move_owed=True)
+"""The move after a free fish's colour read as owed (M6), as published simulators play it."""
+
 VARIANTS: tuple[tuple[str, Options, tuple[Policy, ...]], ...] = (
     ("rulebook", Options(), POLICIES),
+    ("move owed", OWED, POLICIES),
     (
         "caught colour ignored",
-        Options(caught_fish_roll=CaughtFishRoll.NOTHING),
+        Options(caught_fish_roll=CaughtFishRoll.NOTHING, free_fish_move_owed=True),
         POLICIES,
     ),
     ("free colour ignored", Options(free_fish_roll=FreeFishRoll.NOTHING), ("closest-to-boat",)),
@@ -24,9 +28,17 @@ VARIANTS: tuple[tuple[str, Options, tuple[Policy, ...]], ...] = (
         Options(caught_fish_roll=CaughtFishRoll.NOTHING, free_fish_roll=FreeFishRoll.NOTHING),
         ("closest-to-boat",),
     ),
-    ("red only moves the boat", Options(boat_faces=(Face.RED,)), POLICIES),
+    (
+        "red only moves the boat",
+        Options(boat_faces=(Face.RED,), free_fish_move_owed=True),
+        POLICIES,
+    ),
 )
-"""The variants in the table: a name, its options, and the policies that make a difference."""
+"""The variants in the table: a name, its options, and the policies that make a difference.
+
+The rulebook lets the roller decline the move after a free fish's colour (M6: "may"); every
+other row makes it, as the published simulators whose readings they are do. (With the free
+fish's colour ignored no move is offered, so there is nothing to decline.)"""
 
 SHORT = 12
 """The longest fraction (in characters) still written out in the table."""

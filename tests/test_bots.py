@@ -39,7 +39,7 @@ SIDES = (Side.FISH_FRIENDS, Side.FISHER_FANS)
 
 def owing(fish: tuple[int, ...], boat: int = 0, seat: int = 0) -> GameState:
     """A two-player state where ``seat`` owes a MoveFish (M6)."""
-    return GameState(SIDES, Options(), boat, fish, seat, True, None, Rng(5))
+    return GameState(SIDES, Options(free_fish_move_owed=True), boat, fish, seat, True, None, Rng(5))
 
 
 def test_random_bot_picks_a_legal_command_reproducibly() -> None:

@@ -148,6 +148,7 @@ def test_validate_says_in_one_line_that_a_document_is_of_another_game(
     assert run("demo", *demo, "--save", str(path))[0] == 0
     data = json.loads(path.read_text(encoding="utf-8"))
     data["format"] = label
+    data["version"] = 1  # every game reads version 1 documents
     path.write_text(json.dumps(data), encoding="utf-8")
     assert run("validate", str(path))[0] == 1
     err = capsys.readouterr().err

@@ -37,13 +37,13 @@ def test_demo_plays_avanti_by_default_and_draws_road_and_island() -> None:
         "Avanti: Jack, Isabella, Tina, Steve (seed 7)\nBots: heuristic, heuristic"
     )
     assert "Jack is dealt cards 26, 17, 24." in text
-    assert "toll    100   200   300  P200   400   500  1000  P300   100   200   300   400" in text
+    assert "toll    100   200   300  P200   400   500  1000  P400   100   200   300   400" in text
     assert (
         "price     -  1000  2000  2000  3000  3000  4000  4000  5000     -     -     -     -"
         in text
     )
     assert "Run 1, round 2, planning; event marker on space 6" in text
-    assert "The game ends: Jack wins" in text
+    assert "The game ends: Steve wins" in text
 
 
 def test_demo_plays_autorama() -> None:

@@ -111,8 +111,9 @@ def test_a_command_of_another_game_is_refused_by_the_core_naming_the_game_rule()
     with pytest.raises(IllegalCommand) as refused:
         game.execute(mare.Roll(0))  # type: ignore[arg-type]  # on purpose
     assert (refused.value.reason, refused.value.rule) == (CoreReason.UNKNOWN_COMMAND, "F1")
-    assert "(one of: Bid, DeclineMechanic, Offer, Pass, PlayAdvisor, TakeBack, UseMechanic)" in (
-        refused.value.message
+    assert (
+        "(one of: Bid, DeclineMechanic, Offer, OfferWithLawyer, Pass, PlayAdvisor, TakeBack, "
+        "UseMechanic)" in refused.value.message
     )
     assert mare.Roll(0) not in game.legal_commands()  # type: ignore[comparison-overlap]
 

@@ -229,14 +229,35 @@ def test_mare_roll_and_move() -> None:
     assert game.parse_notation("Roll the die") == mare.Roll(0)
     game = until(game, lambda g: g.state.move_due)
     seat = game.state.turn
-    assert all_notations(game) == ["move orange", "move yellow"]
+    assert all_notations(game) == ["move orange", "move yellow", "skip"]
     orange = mare.MoveFish(seat, mare.Fish.ORANGE)
     for text in ("move orange", "Orange", "move the orange fish", "O", "move o"):
         assert game.parse_notation(text) == orange
     error = refused(game, "move blue")  # blue has left the river (M6)
     assert error.reason is CoreReason.UNKNOWN_NOTATION
-    assert "legal now: 'move orange'; 'move yellow'" in error.message
+    assert "legal now: 'move orange'; 'move yellow'; 'skip'" in error.message
     assert refused(game, "roll").reason is CoreReason.UNKNOWN_NOTATION
+
+
+def test_mare_skip_declines_the_move() -> None:
+    """M6: the roller "may" move another fish, so "skip" (and its variants) declines."""
+    game = until(mare.new_game(["Ann", "Bob"], seed=0), lambda g: g.state.move_due)
+    skip = mare.SkipMove(game.state.turn)
+    assert game.notation(skip) == "skip"
+    for text in ("skip", "Skip the move", "skip move", "DECLINE", "decline the move", "no move"):
+        assert game.parse_notation(text) == skip
+    assert game.parse_notation("pass", game.state.turn) == skip
+    assert refused(game.execute(skip), "skip").reason is CoreReason.UNKNOWN_NOTATION
+
+
+def test_mare_skip_is_refused_where_the_move_is_owed() -> None:
+    """M6 read as owed (M9): no spelling declines, and the message lists only the moves."""
+    options = mare.Options(free_fish_move_owed=True)
+    game = until(mare.new_game(["Ann", "Bob"], seed=0, options=options), lambda g: g.state.move_due)
+    assert all_notations(game) == ["move orange", "move yellow"]
+    error = refused(game, "skip")
+    assert error.reason is CoreReason.UNKNOWN_NOTATION
+    assert "legal now: 'move orange'; 'move yellow'" in error.message
 
 
 # -- For Sale: Autorama --------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from avanti.autorama import (
     CODEC,
     Bid,
     Offer,
+    OfferWithLawyer,
+    Options,
     Pass,
     Phase,
     PlayAdvisor,
@@ -58,6 +60,26 @@ def test_decoding_is_strict() -> None:
     assert CODEC.command_from_data({"type": "Offer", "seat": 1, "vehicles": [2, 5]}) == Offer(
         1, (2, 5)
     )
+
+
+def test_f15_offer_with_lawyer_is_read_strictly() -> None:
+    data = {"type": "OfferWithLawyer", "seat": 0, "vehicles": [20, 25], "lawyer": 19}
+    assert CODEC.command_from_data(data) == OfferWithLawyer(0, (20, 25), 19)
+    assert CODEC.command_to_data(OfferWithLawyer(0, (20, 25), 19)) == data
+    with pytest.raises(DecodeError):
+        CODEC.command_from_data({"type": "OfferWithLawyer", "seat": 0, "vehicles": [20, 25]})
+    assert CODEC.command_to_data(Offer(1, (2, 5))) == {
+        "type": "Offer",
+        "seat": 1,
+        "vehicles": [2, 5],
+    }  # an offer is written as before: no Lawyer field
+
+
+def test_f15_a_document_written_before_option_lawyer_choice_still_loads() -> None:
+    game = play(new_game(["Ann", "Bob", "Cy"], seed=4, options=Options(lawyer_single_use=True)))
+    data = json.loads(dumps(game))
+    assert data["setup"]["options"].pop("lawyer_choice") is False
+    assert loads(json.dumps(data)) == game
 
 
 def test_a_bad_setup_in_a_document_is_a_decode_error() -> None:

@@ -52,6 +52,15 @@ def test_f4_bids_go_clockwise_from_the_start_player_and_must_rise() -> None:
     assert game.state.bids == (6, 0, 5)
 
 
+def test_f4_the_start_player_may_pass_before_anyone_bids() -> None:
+    """Our reading: the start player bids or passes like everyone else (open point, F4)."""
+    game = auction((8, 11, 15))
+    assert Pass(ISAAC) in game.legal_commands()
+    game = play(game, Pass(ISAAC))
+    assert AdvisorHired(ISAAC, 8, 0, 0) in game.events  # the lowest advisor, free
+    assert game.state.turn == BECKY
+
+
 def test_f4_a_bid_is_a_total_at_most_your_cash() -> None:
     game = auction((8, 11, 15), cash=(28, 10, 28))
     game = play(game, Bid(ISAAC, 4))

@@ -20,6 +20,7 @@ from avanti.autorama import (
     GameState,
     IllegalCommand,
     Offer,
+    OfferWithLawyer,
     Options,
     Pass,
     Phase,
@@ -115,6 +116,10 @@ def universe(state: GameState, stream: Stream) -> list[Command]:
         commands += [PlayAdvisor(seat, stream.below(32), stream.below(2) == 1) for _ in range(3)]
         commands += [Offer(seat, (stream.below(32),)) for _ in range(3)]
         commands += [Offer(seat, (stream.below(32), stream.below(32))) for _ in range(3)]
+        commands += [
+            OfferWithLawyer(seat, (stream.below(32), stream.below(32)), 18 + stream.below(5))
+            for _ in range(3)
+        ]
         commands += [TakeBack(seat, stream.below(32)) for _ in range(3)]
     return commands
 
@@ -127,7 +132,9 @@ def play_randomly(players: int, seed: int, choices: int, *, probe: bool = False)
     """
     stream = Stream(choices, 1)
     options = Options(
-        lawyer_single_use=choices % 2 == 1, sales_associate_refunds_winner=choices % 3 == 0
+        lawyer_single_use=choices % 2 == 1,
+        sales_associate_refunds_winner=choices % 3 == 0,
+        lawyer_choice=choices % 5 == 0,
     )
     games = [new_game(NAMES[:players], seed=seed, first=seed % players, options=options)]
     while not games[-1].is_over:

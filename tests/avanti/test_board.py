@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from avanti.avanti.board import (
 from avanti.core.errors import InvalidBoard
 
 BOARDS = Path(__file__).resolve().parents[2] / "docs" / "boards"
+RULES_PAGE = BOARDS.parent / "rules" / "avanti.md"
 
 
 def small_data() -> dict[str, Any]:
@@ -57,11 +59,37 @@ def test_a4_default_board_has_34_spaces() -> None:
     assert len(DEFAULT_BOARD.track) == 34
 
 
-def test_a4_default_board_has_7_parking_lots_paying_2100() -> None:
+def test_a4_default_board_has_7_parking_lots_paying_2500() -> None:
+    """Illus. 13 pays 2,500 in one withdrawal in which every lot pays someone (A21): Tina 400,
+    Steve 1,100, Isabella 300 + 500 + 200. So the lots hold 2,500 in all."""
     lots = [i for i, space in enumerate(DEFAULT_BOARD.track) if space.is_parking]
     assert lots == [3, 7, 12, 17, 22, 26, 31]
-    assert [DEFAULT_BOARD.track[i].amount for i in lots] == [200, 300, 500, 200, 400, 300, 200]
-    assert sum(DEFAULT_BOARD.track[i].amount for i in lots) == 2100
+    assert [DEFAULT_BOARD.track[i].amount for i in lots] == [200, 400, 500, 200, 400, 300, 500]
+    assert sum(DEFAULT_BOARD.track[i].amount for i in lots) == 400 + 1100 + 300 + 500 + 200
+
+
+def _amount(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def test_a4_a5_the_rules_page_names_a_source_for_every_default_board_value() -> None:
+    """The rules page's board tables list every road and island space once, with the value of
+    the default board and where it comes from: an illustration or our choice."""
+    page = RULES_PAGE.read_text(encoding="utf-8")
+    section = page.split("(avanti-board-sources)=", 1)[1].split("\n## ", 1)[0]
+    road_table, island_table = section.split("| Island space |", 1)
+    road = re.findall(r"^\| (\d+) \| (toll|ATM) ([\d,]+) \| (.+) \|$", road_table, re.M)
+    island = re.findall(r"^\| (\d+) \| (no price|[\d,]+)[^|]* \| (.+) \|$", island_table, re.M)
+    assert [int(space) for space, _, _, _ in road] == list(range(DEFAULT_BOARD.track_length))
+    for space, kind, amount, source in road:
+        printed = DEFAULT_BOARD.track[int(space)]
+        assert (kind == "ATM", _amount(amount)) == (printed.is_parking, printed.amount), space
+        assert source.startswith(("Illus.", "Our choice")), space
+    assert [int(space) for space, _, _ in island] == list(range(len(DEFAULT_BOARD.island)))
+    for space, price, source in island:
+        expected = None if price == "no price" else _amount(price)
+        assert expected == DEFAULT_BOARD.island[int(space)], space
+        assert source.startswith(("Illus.", "Our choice", "The rulebook", "As space")), space
 
 
 def test_a4_default_board_tolls_as_printed() -> None:

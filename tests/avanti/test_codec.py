@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import attrs
 import pytest
@@ -49,6 +50,34 @@ def test_a_custom_board_options_and_scenario_round_trip() -> None:
     assert again == game
     assert again.setup.board.track[-1] == Space.parking(900)
     assert again.setup.scenario == scenario
+
+
+def test_a18_a21_a_document_from_before_the_newer_options_loads_with_their_defaults() -> None:
+    """A document written when ``RuleOptions`` had only ``atm_last_car_wraps`` still loads: the
+    options added since (A21 ``atm_behind_in_race_order``, A18 ``quitters_cards_keep_run_going``)
+    take their defaults, and the game replays as saved."""
+    game = avanti.new_game(("A", "B", "C"), 5, options=avanti.RuleOptions(atm_last_car_wraps=False))
+    game = play_randomly_from(game, 40)
+    document = json.loads(avanti.dumps(game))
+    assert document["setup"]["options"] == {
+        "atm_last_car_wraps": False,
+        "atm_behind_in_race_order": False,
+        "quitters_cards_keep_run_going": False,
+    }
+    document["setup"]["options"] = {"atm_last_car_wraps": False}
+    again = avanti.loads(json.dumps(document))
+    assert again.setup.options == avanti.RuleOptions(atm_last_car_wraps=False)
+    assert again == game
+
+
+def play_randomly_from(game: avanti.Game, commands: int) -> avanti.Game:
+    """``game`` after up to ``commands`` seeded uniform choices of legal commands."""
+    rnd = random.Random(5)
+    for _ in range(commands):
+        if game.is_over:
+            break
+        game = game.execute(rnd.choice(game.legal_commands()))
+    return game
 
 
 def test_commands_and_events_as_tagged_json() -> None:

@@ -148,27 +148,62 @@ def _turn_order_by_search(state: GameState) -> tuple[int, ...]:
 
 
 def _atm_owners_by_walking(state: GameState) -> tuple[tuple[int, int, int], ...]:
-    """Walk forward from each lot, space by space, to the first car (A21)."""
+    """Walk from each lot, space by space, to the car that collects it (A21).
+
+    Along the road (the default): forward to the first car. Without wrapping, a free lot whose
+    first car ahead is the last car and whose first car behind is the leader pays nobody. In race
+    order: list, car by car in the race, the road spaces from just past the next car's distance
+    to its own (the leader one lap back for the last car, when wrapping); the first car whose
+    list holds the lot collects it, unless a car stands on it.
+    """
     length = state.table.track_length
+    options = state.table.options
+    ranked = _standings_by_key(state)
     at = {}
-    for seat in reversed(_standings_by_key(state)):
+    for seat in reversed(ranked):
         at[state.road_space(seat)] = seat
     paid = []
     for space, amount in state.table.lots:
-        for step in range(length):
-            here = (space + step) % length
-            if step > 0 and here == state.marker and not state.table.options.atm_last_car_wraps:
-                break
-            if here in at:
-                paid.append((at[here], space, amount))
-                break
+        owner: int | None = None
+        if space in at:
+            owner = at[space]
+        elif options.atm_behind_in_race_order:
+            far = [(state.distances[s], s) for s in ranked]
+            line = [entry for i, entry in enumerate(far) if i == 0 or far[i - 1][0] != entry[0]]
+            behind = [*line[1:], (line[0][0] - length, line[0][1])]
+            if not options.atm_last_car_wraps:
+                line = line[:-1]
+            for (high, seat), (low, _) in zip(line, behind, strict=False):
+                spaces = {(state.marker + d) % length for d in range(low + 1, high + 1)}
+                if space in spaces:
+                    owner = seat
+                    break
+        else:
+            forward = next(at[h] for h in ((space + k) % length for k in range(length)) if h in at)
+            back = next(at[h] for h in ((space - k) % length for k in range(length)) if h in at)
+            last = state.road_space(ranked[-1])
+            if (
+                options.atm_last_car_wraps
+                or state.road_space(forward) != last
+                or state.road_space(back) != state.road_space(ranked[0])
+            ):
+                owner = forward
+        if owner is not None:
+            paid.append((owner, space, amount))
     return tuple(paid)
 
 
-@pytest.mark.parametrize("wraps", [True, False])
+READINGS = [
+    avanti.RuleOptions(),
+    avanti.RuleOptions(atm_last_car_wraps=False),
+    avanti.RuleOptions(atm_behind_in_race_order=True),
+    avanti.RuleOptions(atm_last_car_wraps=False, atm_behind_in_race_order=True),
+]
+
+
+@pytest.mark.parametrize("options", READINGS)
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_positions_agree_with_their_definitions(players: int, wraps: bool) -> None:
-    options = avanti.RuleOptions(atm_last_car_wraps=wraps)
+def test_positions_agree_with_their_definitions(players: int, options: avanti.RuleOptions) -> None:
     for seed in range(6):
         game = avanti.new_game(NAMES[:players], seed, options=options)
         rnd = random.Random(seed)

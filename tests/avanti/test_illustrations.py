@@ -1,15 +1,14 @@
 """The rulebook's illustrations, replayed with the rulebook's numbers.
 
 The rulebook does not print the board positions behind its examples, and its board is not ours.
-Each test builds a position on the default board (or says where it changes it) that gives the
-rulebook's numbers; the players are Jack, Isabella, Tina, Steve and William in seats 0-4.
+Each test builds a position on the default board, unchanged, that gives the rulebook's numbers;
+the players are Jack, Isabella, Tina, Steve and William in seats 0-4.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import pytest
 
 import avanti
@@ -26,7 +25,6 @@ from avanti import (
     Invest,
     Phase,
     Reason,
-    Space,
     TollPaid,
 )
 from tests.avanti.support import (
@@ -148,37 +146,45 @@ def test_illus_8_steve_owes_1000_has_300_retreats_for_500_bank_pays_200() -> Non
     assert after.state.island[STEVE] == 0
 
 
-# Illus. 11-12: marker on space 0. Steve has quit on space 28 (toll 300), Isabella on the lot at
-# space 7. Tina (23), William (30) and Jack (24) still drive: Tina plays 7, William 7, Jack 4.
+# Illus. 11-13 are one position: the last round of a run, then its standings and its ATMs.
+# Marker on road space 22 (a parking lot). Isabella has quit on the lot at space 3 (15 out) and
+# Steve on space 18 (30 out, toll 300). Tina (28 out, space 16), Jack (29, space 17) and William
+# (31, space 19) still drive: Tina plays a 3, William a 3, Jack a 1.
 END_OF_RUN: dict[str, Any] = {
-    "marker": 0,
-    "distances": (24, 7, 23, 28, 30),
+    "marker": 22,
+    "distances": (29, 15, 28, 30, 31),
     "hands": ((), (), (), (), ()),
     "quit": (False, True, False, True, False),
-    "laid": ((9, 4), None, (2, 7), None, (4, 7)),
+    "laid": ((0, 1), None, (18, 3), None, (19, 3)),
     "phase": Phase.DRIVING,
     "round": 5,
 }
 
 
+def end_of_run() -> tuple[avanti.Game, tuple[avanti.Event, ...]]:
+    """The last round of Illus. 11, played: the game after it and the events of the round."""
+    game = scenario_game(**END_OF_RUN)
+    after = drive_round(game)
+    return after, new_events(game, after)
+
+
 def test_illus_11_tina_reaches_the_marker_william_passes_jack_uses_steves_car() -> None:
     """Illus. 11: Tina reaches the marker, William passes her, Jack hops over parked Steve.
 
-    Tina (last car, so first to act) drives 7 to 30, meets William and goes on to 37, past the
-    marker. William drives 7 to 37, meets Tina and goes on to 44, into the lead. Jack drives 4 to
-    28, meets Steve's parked car and goes on to 32: third place. William collects 100 from Jack
-    (space 32) and 300 from Steve (space 28); Isabella and Tina (space 3) stand on lots. The run
-    ends because a car reached the marker.
+    Tina (last car, so first to act) drives 3 to 31, meets William and goes on to 34: the
+    marker. William drives 3 to 34, meets Tina and goes on to 37 (space 25), into the lead. Jack
+    drives 1 to 30, meets Steve's parked car and goes on to 31 (space 19): third place. William
+    collects 100 from Jack (space 19) and 300 from Steve (space 18); Isabella (space 3) and Tina
+    (space 22) stand on lots. The run ends because a car reached the marker (A18).
     """
     game = scenario_game(**END_OF_RUN)
     assert game.state.order == (TINA, WILLIAM, JACK)
-    after = drive_round(game)
-    events = new_events(game, after)
+    _, events = end_of_run()
     moves = [(m.seat, m.hops, m.bumped) for m in of_type(events, CarMoved)]
     assert moves == [
-        (TINA, (30, 37), (WILLIAM,)),
-        (WILLIAM, (37, 44), (TINA,)),
-        (JACK, (28, 32), (STEVE,)),
+        (TINA, (31, 34), (WILLIAM,)),
+        (WILLIAM, (34, 37), (TINA,)),
+        (JACK, (30, 31), (STEVE,)),
     ]
     paid = [(t.payer, t.payee, t.amount) for t in of_type(events, TollPaid)]
     assert paid == [(JACK, WILLIAM, 100), (STEVE, WILLIAM, 300)]
@@ -188,10 +194,8 @@ def test_illus_11_tina_reaches_the_marker_william_passes_jack_uses_steves_car() 
 
 def test_illus_12_william_3_tina_2_jack_1_on_the_island() -> None:
     """Illus. 12: after that run William moves 3 island spaces, Tina 2 and Jack 1."""
-    game = scenario_game(**END_OF_RUN)
-    after = drive_round(game)
-    advanced = of_type(new_events(game, after), FigureAdvanced)
-    assert advanced == [
+    _, events = end_of_run()
+    assert of_type(events, FigureAdvanced) == [
         FigureAdvanced(WILLIAM, 1, 0, 3),
         FigureAdvanced(TINA, 2, 0, 2),
         FigureAdvanced(JACK, 3, 0, 1),
@@ -201,39 +205,28 @@ def test_illus_12_william_3_tina_2_jack_1_on_the_island() -> None:
 def test_illus_13_atms_tina_400_steve_1100_isabella_300_500_200() -> None:
     """Illus. 13: William and Jack withdraw nothing, Tina 400, Steve 1,100, Isabella 300+500+200.
 
-    The default board's lots pay 2,100 in all, less than the 2,500 in the example, so this test
-    changes one lot: space 26 pays 700 instead of 300. Marker on 0; Steve on 4, Jack on 5,
-    William on 6, Isabella on 19 and Tina, driving last, from 18 to 24. Isabella takes the lots
-    at 7, 12 and 17; Tina the one at 22; Steve, the last car, the lots at 26 and 31 behind the
-    leader and the one at 3 (A21).
+    The run of Illus. 11 has ended; on the default board, unchanged, the cars stand on road
+    spaces 3 (Isabella, last), 18 (Steve), 19 (Jack), 22 (Tina) and 25 (William, the leader).
+    Each lot pays the first car at or ahead of it (A21): Tina takes the 400 lot she stands on;
+    William (23-25) and Jack (19) have no lot on their stretch; Steve takes the lots at 7, 12
+    and 17 (400 + 500 + 200); Isabella, the last car, takes the lots at 26 and 31 past the leader
+    and the one she stands on at 3: "300", "500" and "200". That is every lot: 2,500 in all.
     """
-    track = list(DEFAULT_BOARD.track)
-    track[26] = Space.parking(700)
-    board = attrs.evolve(DEFAULT_BOARD, track=tuple(track))
-    scenario = avanti.Scenario(
-        marker=0,
-        distances=(5, 19, 18, 4, 6),
-        hands=((), (), (), (), ()),
-        laid=(None, None, (3, 6), None, None),
-        phase=Phase.DRIVING,
-        round=3,
-    )
-    game = avanti.new_game(
-        ("Jack", "Isabella", "Tina", "Steve", "William"), 1, board=board, scenario=scenario
-    )
-    after = game.execute(Drive(TINA))
-    atms = [(a.seat, a.space, a.amount) for a in of_type(new_events(game, after), AtmWithdrawn)]
-    assert sorted(atms) == [
-        (ISABELLA, 7, 300),
-        (ISABELLA, 12, 500),
-        (ISABELLA, 17, 200),
+    _, events = end_of_run()
+    atms = [(a.seat, a.space, a.amount) for a in of_type(events, AtmWithdrawn)]
+    assert atms == [
+        (ISABELLA, 3, 200),
+        (STEVE, 7, 400),
+        (STEVE, 12, 500),
+        (STEVE, 17, 200),
         (TINA, 22, 400),
-        (STEVE, 3, 200),
-        (STEVE, 26, 700),
-        (STEVE, 31, 200),
+        (ISABELLA, 26, 300),
+        (ISABELLA, 31, 500),
     ]
     totals = {seat: sum(a for s, _, a in atms if s == seat) for seat in range(5)}
     assert totals == {JACK: 0, ISABELLA: 1000, TINA: 400, STEVE: 1100, WILLIAM: 0}
+    isabella = sorted((space - 25) % 34 for seat, space, _ in atms if seat == ISABELLA)
+    assert [DEFAULT_BOARD.track[(25 + k) % 34].amount for k in isabella] == [300, 500, 200]
 
 
 def investing_game() -> avanti.Game:

@@ -23,6 +23,7 @@ from avanti.autorama import (
     OffersRevealed,
     Phase,
     VehiclesOffered,
+    VehiclesOfferedWithLawyer,
     VehiclesRevealed,
 )
 from avanti.autorama.setup import starting_cash
@@ -50,6 +51,12 @@ def commands(game: AnyGame) -> st.SearchStrategy[Any]:
         st.builds(autorama.Pass, seats),
         st.builds(autorama.PlayAdvisor, seats, cards, st.booleans()),
         st.builds(autorama.Offer, seats, st.lists(cards, max_size=3).map(tuple)),
+        st.builds(
+            autorama.OfferWithLawyer,
+            seats,
+            st.lists(cards, max_size=3).map(tuple),
+            st.integers(17, 22),
+        ),
         st.builds(autorama.TakeBack, seats, cards),
         st.builds(autorama.UseMechanic, seats),
         st.builds(autorama.DeclineMechanic, seats),
@@ -151,7 +158,7 @@ def twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:
     for index, event in enumerate(events):
         if (
             index > last_reveal
-            and isinstance(event, VehiclesOffered)
+            and isinstance(event, (VehiclesOffered, VehiclesOfferedWithLawyer))
             and event.seat != seat
             and event.vehicles is not None
         ):
@@ -169,6 +176,8 @@ AUTORAMA = GameSpec(
     players=(3, 6),
     commands=commands,
     invariants=invariants,
-    options=st.one_of(st.none(), st.builds(autorama.Options, st.booleans(), st.booleans())),
+    options=st.one_of(
+        st.none(), st.builds(autorama.Options, st.booleans(), st.booleans(), st.booleans())
+    ),
     twin=twin,
 )

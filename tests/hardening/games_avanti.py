@@ -37,10 +37,16 @@ def boards(draw: st.DrawFn) -> avanti.Board:
 
 @st.composite
 def options(draw: st.DrawFn) -> tuple[avanti.RuleOptions, int | None, avanti.Board]:
-    """The A21 option, the first start space (or ``None``: a command places it, A7), a board."""
+    """The A18 and A21 options, the first start space (or ``None``: a command places it, A7), a
+    board."""
     board = draw(st.one_of(st.just(avanti.DEFAULT_BOARD), boards()))
     space = draw(st.one_of(st.none(), st.integers(0, board.track_length - 1)))
-    return avanti.RuleOptions(draw(st.booleans())), space, board
+    rules = avanti.RuleOptions(
+        atm_last_car_wraps=draw(st.booleans()),
+        atm_behind_in_race_order=draw(st.booleans()),
+        quitters_cards_keep_run_going=draw(st.booleans()),
+    )
+    return rules, space, board
 
 
 def start(seed: int, players: int, chosen: Any) -> AnyGame:

@@ -21,6 +21,7 @@ OPTIONS = st.one_of(
         ),
         caught_fish_roll=st.sampled_from(mare.CaughtFishRoll),
         free_fish_roll=st.sampled_from(mare.FreeFishRoll),
+        free_fish_move_owed=st.booleans(),
     ),
 )
 
@@ -33,7 +34,9 @@ def start(seed: int, players: int, options: Any) -> AnyGame:
 def commands(game: AnyGame) -> st.SearchStrategy[Any]:
     seats = st.integers(-1, len(game.setup.players))
     return st.one_of(
-        st.builds(mare.Roll, seats), st.builds(mare.MoveFish, seats, st.sampled_from(mare.Fish))
+        st.builds(mare.Roll, seats),
+        st.builds(mare.MoveFish, seats, st.sampled_from(mare.Fish)),
+        st.builds(mare.SkipMove, seats),
     )
 
 
@@ -72,6 +75,12 @@ def invariants(game: AnyGame) -> None:
         assert game.outcome is not None
     if state.move_due:
         assert in_river
+    # M6: declining is legal exactly where moving is, unless the options make the move owed.
+    legal = game.legal_commands()
+    moves = any(isinstance(c, mare.MoveFish) for c in legal)
+    declines = any(isinstance(c, mare.SkipMove) for c in legal)
+    assert declines == (moves and not state.options.free_fish_move_owed)
+    assert moves == state.move_due
 
 
 def twin(game: AnyGame, seat: int | None, rng: random.Random) -> AnyGame:

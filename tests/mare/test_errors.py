@@ -12,8 +12,10 @@ from avanti.mare import (
     Game,
     IllegalCommand,
     MoveFish,
+    Options,
     Reason,
     Roll,
+    SkipMove,
     decide,
     execute,
     loads,
@@ -31,6 +33,7 @@ def _move_due_with_free_and_caught(game: Game) -> bool:
 
 START = new_game(["Ann", "Bob"], seed=1)
 MOVE_DUE = play_until(_move_due_with_free_and_caught)
+OWED = play_until(_move_due_with_free_and_caught, options=Options(free_fish_move_owed=True))
 OVER = play_until(lambda game: game.is_over)
 
 
@@ -48,11 +51,13 @@ def _refused(game: Game, command: object, reason: enum.StrEnum, rule: str) -> Il
 
 
 def test_the_situations_are_what_they_claim() -> None:
-    state = MOVE_DUE.state
-    assert state.move_due
-    assert state.free()
-    assert state.caught()
-    assert state.in_river()
+    for game in (MOVE_DUE, OWED):
+        state = game.state
+        assert state.move_due
+        assert state.free()
+        assert state.caught()
+        assert state.in_river()
+    assert OWED.state.options.free_fish_move_owed
     assert OVER.is_over
 
 
@@ -71,7 +76,33 @@ def test_moving_a_fish_when_no_move_is_due() -> None:
 
 
 def test_rolling_while_a_move_is_due() -> None:
-    _refused(MOVE_DUE, Roll(MOVE_DUE.state.turn), CoreReason.WRONG_PHASE, "M6")
+    error = _refused(MOVE_DUE, Roll(MOVE_DUE.state.turn), CoreReason.WRONG_PHASE, "M6")
+    assert error.message.endswith("must first move another fish or decline the move")
+    error = _refused(OWED, Roll(OWED.state.turn), CoreReason.WRONG_PHASE, "M6")
+    assert error.message.endswith("must first move another fish")
+
+
+def test_declining_when_no_move_is_due() -> None:
+    error = _refused(START, SkipMove(0), CoreReason.WRONG_PHASE, "M6")
+    assert error.message == "a move may be declined only right after rolling a free fish's colour"
+
+
+def test_declining_for_another_seat_while_a_move_is_due() -> None:
+    other = 1 - MOVE_DUE.state.turn
+    _refused(MOVE_DUE, SkipMove(other), CoreReason.NOT_YOUR_TURN, "M2")
+
+
+def test_declining_a_move_that_is_owed() -> None:
+    # M9: under the published simulators' reading the move after a free fish's colour is owed.
+    error = _refused(OWED, SkipMove(OWED.state.turn), Reason.MOVE_OWED, "M6")
+    assert "free_fish_move_owed" in error.message
+    assert SkipMove(OWED.state.turn) not in OWED.legal_commands()
+
+
+def test_declining_for_a_seat_that_is_not_a_number() -> None:
+    command = SkipMove(True)  # a bool is an int to mypy, not to the core
+    error = _refused(MOVE_DUE, command, CoreReason.MALFORMED_COMMAND, "M2")
+    assert error.message == "SkipMove.seat must be int, not True (bool)"
 
 
 def test_moving_for_another_seat_while_a_move_is_due() -> None:
@@ -98,8 +129,8 @@ def test_moving_something_that_is_not_a_fish() -> None:
     assert error.message == "MoveFish.fish must be Fish, not 'red' (str)"
 
 
-@pytest.mark.parametrize("command", [Roll(0), Roll(1), MoveFish(0, Fish.PINK)])
-def test_any_command_once_the_game_is_over(command: Roll | MoveFish) -> None:
+@pytest.mark.parametrize("command", [Roll(0), Roll(1), MoveFish(0, Fish.PINK), SkipMove(0)])
+def test_any_command_once_the_game_is_over(command: Roll | MoveFish | SkipMove) -> None:
     _refused(OVER, command, CoreReason.GAME_OVER, "M8")
 
 

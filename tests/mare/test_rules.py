@@ -22,17 +22,21 @@ from avanti.mare import (
     FreeFishRoll,
     Game,
     GameEnded,
+    IllegalCommand,
     InvalidSetup,
+    MoveDeclined,
     MoveFish,
     MoveOffered,
     Options,
     Outcome,
     PieceRemoved,
+    Reason,
     Result,
     Roll,
     RollIgnored,
     Setup,
     Side,
+    SkipMove,
     TurnPassed,
     decide,
     execute,
@@ -176,12 +180,58 @@ def test_m6_a_free_fish_colour_lets_the_roller_move_another_fish() -> None:
     assert events == (DieRolled(ANN, Face.BLUE), MoveOffered(ANN, Fish.BLUE))
     assert offered.move_due
     assert offered.turn == ANN
-    assert legal_commands(offered) == (MoveFish(ANN, Fish.ORANGE), MoveFish(ANN, Fish.YELLOW))
+    assert legal_commands(offered) == (
+        MoveFish(ANN, Fish.ORANGE),
+        MoveFish(ANN, Fish.YELLOW),
+        SkipMove(ANN),
+    )
     after, events = execute(offered, MoveFish(ANN, Fish.YELLOW))
     assert events == (FishChosen(ANN, Fish.YELLOW), FishSwam(Fish.YELLOW, 10), TurnPassed(BOB))
     assert after.fish == (SEA, 5, 10, CAUGHT)
     assert not after.move_due
     assert after.turn == BOB
+
+
+def test_m6_the_roller_may_decline_and_every_fish_stays() -> None:
+    # The rulebook's "may": SkipMove leaves the river as it is and passes the turn.
+    offered = built(fish=(SEA, 5, 9, CAUGHT), boat=3, move_due=True)
+    after, events = execute(offered, SkipMove(ANN))
+    assert events == (MoveDeclined(ANN), TurnPassed(BOB))
+    assert (after.fish, after.boat, after.rng) == (offered.fish, offered.boat, offered.rng)
+    assert not after.move_due
+    assert after.turn == BOB
+    assert legal_commands(after) == (Roll(BOB),)
+
+
+def test_m6_declining_is_the_default_reading() -> None:
+    assert Options().free_fish_move_owed is False
+    assert new_game(["Ann"]).state.options.free_fish_move_owed is False
+
+
+def test_m6_a_single_fish_in_the_river_may_be_moved_or_left() -> None:
+    offered = built(fish=(SEA, SEA, CAUGHT, 10), boat=8, move_due=True)
+    assert legal_commands(offered) == (MoveFish(ANN, Fish.PINK), SkipMove(ANN))
+
+
+def test_m9_the_move_may_be_owed_as_published_simulators_read_it() -> None:
+    options = Options(free_fish_move_owed=True)
+    state = built(fish=(SEA, 5, 9, CAUGHT), boat=3, face=Face.BLUE, options=options)
+    offered, events = execute(state, Roll(ANN))
+    assert events == (DieRolled(ANN, Face.BLUE), MoveOffered(ANN, Fish.BLUE))
+    assert legal_commands(offered) == (MoveFish(ANN, Fish.ORANGE), MoveFish(ANN, Fish.YELLOW))
+    with pytest.raises(IllegalCommand) as caught:
+        execute(offered, SkipMove(ANN))
+    assert (caught.value.reason, caught.value.rule) == (Reason.MOVE_OWED, "M6")
+
+
+@pytest.mark.parametrize("reading", [FreeFishRoll.NOTHING, FreeFishRoll.REROLL])
+def test_m9_an_owed_move_changes_nothing_when_no_move_is_offered(reading: FreeFishRoll) -> None:
+    owed = Options(free_fish_roll=reading, free_fish_move_owed=True)
+    for options in (owed, Options(free_fish_roll=reading)):
+        state = built(fish=(SEA, 6, 6, 6), face=Face.BLUE, options=options)
+        after, events = execute(state, Roll(ANN))
+        assert RollIgnored(ANN, Face.BLUE, reading is FreeFishRoll.REROLL) in events
+        assert not after.move_due
 
 
 def test_m6_the_chosen_fish_may_swim_into_the_sea() -> None:
@@ -291,6 +341,8 @@ def test_m9_a_free_fish_colour_may_be_ignored(reading: FreeFishRoll, again: bool
         Options(boat_faces=["red"]),  # type: ignore[arg-type]  # a list of strings, on purpose
         Options(caught_fish_roll="boat"),  # type: ignore[arg-type]  # a string, on purpose
         Options(free_fish_roll="nothing"),  # type: ignore[arg-type]  # a string, on purpose
+        Options(free_fish_move_owed=1),  # type: ignore[arg-type]  # a number, on purpose
+        Options(free_fish_move_owed="yes"),  # type: ignore[arg-type]  # a string, on purpose
     ],
 )
 def test_m9_bad_options_are_refused(options: Options) -> None:

@@ -17,7 +17,9 @@ from avanti.mare import (
     FishFreed,
     FishSwam,
     GameEnded,
+    MoveDeclined,
     MoveOffered,
+    Options,
     PieceRemoved,
     Result,
     RollIgnored,
@@ -76,8 +78,12 @@ SETUP = new_game(["Ann", "Bob", "Cy"], sides=(Side.FISH_FRIENDS,) * 2 + (Side.FI
         (PieceRemoved(3), "Piece 3 is taken away; the boat moves up to piece 4."),
         (PieceRemoved(11), "Piece 11 is taken away; the boat reaches the sea."),
         (FishCaught(Fish.ORANGE, 3), "The orange fish on piece 3 is caught."),
-        (MoveOffered(1, Fish.YELLOW), "The yellow fish is free already: Bob moves another fish."),
+        (
+            MoveOffered(1, Fish.YELLOW),
+            "The yellow fish is free already: Bob may move another fish.",
+        ),
         (FishChosen(1, Fish.BLUE), "Bob chooses the blue fish."),
+        (MoveDeclined(1), "Bob declines to move another fish."),
         (RollIgnored(2, Face.GREEN, False), "Nothing happens for green."),
         (RollIgnored(2, Face.BLUE, True), "Nothing happens for blue; Cy rolls again."),
         (TurnPassed(2), "Cy's turn."),
@@ -94,3 +100,10 @@ SETUP = new_game(["Ann", "Bob", "Cy"], sides=(Side.FISH_FRIENDS,) * 2 + (Side.FI
 )
 def test_describe_gives_one_line_per_event(event: Event, line: str) -> None:
     assert describe(event, SETUP) == line
+
+
+def test_describe_says_an_owed_move_is_owed() -> None:
+    # M6 under the published simulators' reading (M9): the roller moves, no "may".
+    setup = attrs.evolve(SETUP, options=Options(free_fish_move_owed=True))
+    line = describe(MoveOffered(1, Fish.YELLOW), setup)
+    assert line == "The yellow fish is free already: Bob moves another fish."

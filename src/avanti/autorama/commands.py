@@ -12,6 +12,7 @@ __all__ = [
     "Command",
     "DeclineMechanic",
     "Offer",
+    "OfferWithLawyer",
     "Pass",
     "PlayAdvisor",
     "TakeBack",
@@ -45,10 +46,29 @@ class PlayAdvisor:
 
 @frozen
 class Offer:
-    """F14: offer one vehicle face down, or two (in ascending order) with a Lawyer (F15)."""
+    """F14: offer one vehicle face down, or two (in ascending order) with a Lawyer (F15).
+
+    Two vehicles use your highest Lawyer; :class:`OfferWithLawyer` names another, where the
+    game's options allow the choice.
+    """
 
     seat: int
     vehicles: tuple[int, ...]
+
+
+@frozen
+class OfferWithLawyer:
+    """F15: offer two vehicles (in ascending order) with the Lawyer you name, ``lawyer``.
+
+    Open to a player who holds several Lawyers, when the game is played with
+    ``Options(lawyer_single_use=True)`` (the named Lawyer is the one discarded) or
+    ``Options(lawyer_choice=True)``; the named Lawyer also sets the order of take-backs, the
+    lowest first. :class:`Offer` with two vehicles uses the highest Lawyer (F15).
+    """
+
+    seat: int
+    vehicles: tuple[int, ...]
+    lawyer: int
 
 
 @frozen
@@ -73,7 +93,9 @@ class DeclineMechanic:
     seat: int
 
 
-Command = Bid | Pass | PlayAdvisor | Offer | TakeBack | UseMechanic | DeclineMechanic
+Command = (
+    Bid | Pass | PlayAdvisor | Offer | OfferWithLawyer | TakeBack | UseMechanic | DeclineMechanic
+)
 """Every command of the game."""
 
 COMMANDS: Mapping[str, type] = {
@@ -81,6 +103,7 @@ COMMANDS: Mapping[str, type] = {
     "Pass": Pass,
     "PlayAdvisor": PlayAdvisor,
     "Offer": Offer,
+    "OfferWithLawyer": OfferWithLawyer,
     "TakeBack": TakeBack,
     "UseMechanic": UseMechanic,
     "DeclineMechanic": DeclineMechanic,

@@ -24,6 +24,7 @@ from avanti.autorama.events import (
     Passed,
     VehicleBought,
     VehiclesOffered,
+    VehiclesOfferedWithLawyer,
     VehicleSold,
     VehiclesRevealed,
     VehicleTakenBack,
@@ -115,6 +116,12 @@ def _offered(e: VehiclesOffered, names: tuple[str, ...]) -> str:
     return f"{names[e.seat]} offered {count}{lawyer}{shown}."
 
 
+def _offered_with(e: VehiclesOfferedWithLawyer, names: tuple[str, ...]) -> str:
+    shown = f" ({_list(e.vehicles)})" if e.vehicles is not None else " face down"
+    lawyer = advisor_name(e.lawyer)
+    return f"{names[e.seat]} chose {lawyer} and offered two vehicles with it{shown}."
+
+
 def _revealed(e: OffersRevealed, names: tuple[str, ...]) -> str:
     parts = "; ".join(f"{names[s]} {_list(o)}" for s, o in enumerate(e.offers))
     return f"Offers revealed: {parts}."
@@ -160,6 +167,7 @@ _LINES: dict[type, Callable[[Any, tuple[str, ...]], str]] = {
     BonusReceived: _bonus,
     ChecksRevealed: _checks_up,
     VehiclesOffered: _offered,
+    VehiclesOfferedWithLawyer: _offered_with,
     OffersRevealed: _revealed,
     VehicleTakenBack: _taken_back,
     LawyerDiscarded: _lawyer,

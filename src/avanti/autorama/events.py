@@ -31,6 +31,7 @@ __all__ = [
     "VehicleSold",
     "VehicleTakenBack",
     "VehiclesOffered",
+    "VehiclesOfferedWithLawyer",
     "VehiclesRevealed",
 ]
 
@@ -151,6 +152,20 @@ class VehiclesOffered:
 
 
 @frozen
+class VehiclesOfferedWithLawyer:
+    """F15: ``seat`` put two vehicles face down with the Lawyer it named, ``lawyer``
+    (:class:`~avanti.autorama.OfferWithLawyer`).
+
+    It reads as :class:`VehiclesOffered` and folds the same way; it has a tag of its own so that
+    a log tells which command made it. ``vehicles`` is ``None`` for every other seat.
+    """
+
+    seat: int
+    vehicles: tuple[int, ...] | None
+    lawyer: int
+
+
+@frozen
 class OffersRevealed:
     """F14: every offer was turned face up (one entry per seat)."""
 
@@ -218,6 +233,7 @@ Event = (
     | BonusReceived
     | ChecksRevealed
     | VehiclesOffered
+    | VehiclesOfferedWithLawyer
     | OffersRevealed
     | VehicleTakenBack
     | LawyerDiscarded
@@ -241,6 +257,7 @@ EVENTS: Mapping[str, type] = {
     "BonusReceived": BonusReceived,
     "ChecksRevealed": ChecksRevealed,
     "VehiclesOffered": VehiclesOffered,
+    "VehiclesOfferedWithLawyer": VehiclesOfferedWithLawyer,
     "OffersRevealed": OffersRevealed,
     "VehicleTakenBack": VehicleTakenBack,
     "LawyerDiscarded": LawyerDiscarded,

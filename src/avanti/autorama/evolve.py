@@ -24,6 +24,7 @@ from avanti.autorama.events import (
     Passed,
     VehicleBought,
     VehiclesOffered,
+    VehiclesOfferedWithLawyer,
     VehicleSold,
     VehiclesRevealed,
     VehicleTakenBack,
@@ -186,7 +187,7 @@ def _checks_revealed(state: S, e: ChecksRevealed) -> S:
     )
 
 
-def _offered(state: S, e: VehiclesOffered) -> S:
+def _offered(state: S, e: VehiclesOffered | VehiclesOfferedWithLawyer) -> S:
     hand = state.vehicles[e.seat]
     for vehicle in e.vehicles or ():
         hand = _without(hand, vehicle)
@@ -270,6 +271,7 @@ _HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     BonusReceived: _bonus,
     ChecksRevealed: _checks_revealed,
     VehiclesOffered: _offered,
+    VehiclesOfferedWithLawyer: _offered,
     OffersRevealed: _revealed,
     VehicleTakenBack: _taken_back,
     LawyerDiscarded: _lawyer_discarded,

@@ -14,6 +14,9 @@ $28,000``, ``bid $5,000``); the number of thousands reads too (``"bid 5"``, ``"b
 - ``Offer`` (F14): ``"offer 12"``; ``"offer vehicle 12"``, ``"sell 12"``. Two vehicles with a
   Lawyer (F15): ``"offer 3 and 25"``; ``"offer 3 25"``, ``"offer 3, 25"``, ``"offer 3 & 25"``,
   ``"offer vehicles 3 and 25"``, either way round (``"offer 25 and 3"``).
+- ``OfferWithLawyer`` (F15): ``"offer 3 and 25 with lawyer 19"``; every spelling of the pair
+  followed by ``"with lawyer 19"`` or ``"using lawyer 19"``, and ``"use lawyer 19 to offer 3 and
+  25"``. Lawyers are kept face up (F12), so naming one shows nothing hidden.
 - ``TakeBack`` (F15): ``"take back 3"``; ``"take back vehicle 3"``, ``"take 3 back"``,
   ``"withdraw 3"``.
 - ``UseMechanic`` (F16): ``"use mechanic"``; ``"mechanic"``, ``"use a mechanic"``.
@@ -35,6 +38,7 @@ from avanti.autorama.commands import (
     Command,
     DeclineMechanic,
     Offer,
+    OfferWithLawyer,
     Pass,
     PlayAdvisor,
     TakeBack,
@@ -80,6 +84,8 @@ _PAIR = (
     "sell {0} and {1}",
 )
 """Ways to offer two vehicles with a Lawyer (F15), either way round."""
+_NAMED = (" with lawyer {lawyer}", " using lawyer {lawyer}")
+"""Ways to name the Lawyer after an offer of two (F15)."""
 
 
 def notations(state: GameState, command: Command) -> tuple[str, ...]:
@@ -92,6 +98,8 @@ def notations(state: GameState, command: Command) -> tuple[str, ...]:
         return _advisor(command.advisor, command.boost)
     if isinstance(command, Offer):
         return _offer(command.vehicles)
+    if isinstance(command, OfferWithLawyer):
+        return _offer_with(command.vehicles, command.lawyer)
     if isinstance(command, TakeBack):
         return _take_back(command.vehicle)
     if isinstance(command, UseMechanic):
@@ -133,6 +141,15 @@ def _offer(vehicles: tuple[int, ...]) -> tuple[str, ...]:
         return spellings((f"offer {listed}", f"offer vehicle {listed}", f"sell {listed}"))
     low, high = vehicles
     return spellings(form.format(*pair) for pair in ((low, high), (high, low)) for form in _PAIR)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _offer_with(vehicles: tuple[int, ...], lawyer: int) -> tuple[str, ...]:
+    """Two vehicles with the Lawyer named (F15): a spelling of the pair, then the Lawyer."""
+    pair = _offer(vehicles)
+    named = [form + suffix.format(lawyer=lawyer) for suffix in _NAMED for form in pair]
+    listed = " and ".join(str(v) for v in vehicles)
+    return spellings([*named, f"use lawyer {lawyer} to offer {listed}"])
 
 
 @functools.lru_cache(maxsize=1024, typed=True)

@@ -32,6 +32,11 @@ class Reason(enum.StrEnum):
     """F14: you can only offer vehicles you hold."""
     NO_LAWYER = "no-lawyer"
     """F15: offering two vehicles needs a Lawyer."""
+    NO_LAWYER_CHOICE = "no-lawyer-choice"
+    """F15: a Lawyer is named only by a player holding several, with ``lawyer_single_use`` or
+    ``lawyer_choice``."""
+    NOT_YOUR_LAWYER = "not-your-lawyer"
+    """F15: the Lawyer named must be one of yours."""
     NOT_OFFERED = "not-offered"
     """F15: you can only take back a vehicle you offered."""
     NOT_LOWEST = "not-lowest"

@@ -17,6 +17,7 @@ from avanti.autorama.commands import (
     Command,
     DeclineMechanic,
     Offer,
+    OfferWithLawyer,
     Pass,
     PlayAdvisor,
     TakeBack,
@@ -33,6 +34,7 @@ from avanti.autorama.events import (
     MechanicUsed,
     Passed,
     VehiclesOffered,
+    VehiclesOfferedWithLawyer,
     VehiclesRevealed,
     VehicleTakenBack,
 )
@@ -43,6 +45,7 @@ from avanti.autorama.scoring import Outcome, score
 from avanti.autorama.selling import (
     decide_mechanic,
     decide_offer,
+    decide_offer_with_lawyer,
     decide_take_back,
     legal_selling,
 )
@@ -230,6 +233,8 @@ def _decide(state: GameState, command: Command) -> Emitter:
         return decide_play(state, command)
     if isinstance(command, Offer):
         return decide_offer(state, command)
+    if isinstance(command, OfferWithLawyer):
+        return decide_offer_with_lawyer(state, command)
     if isinstance(command, TakeBack):
         return decide_take_back(state, command)
     return decide_mechanic(state, command)
@@ -279,6 +284,8 @@ def cause(event: Event) -> Command | None:
         return PlayAdvisor(event.seat, event.advisor, event.boosted)
     if isinstance(event, VehiclesOffered) and event.vehicles is not None:
         return Offer(event.seat, event.vehicles)
+    if isinstance(event, VehiclesOfferedWithLawyer) and event.vehicles is not None:
+        return OfferWithLawyer(event.seat, event.vehicles, event.lawyer)
     if isinstance(event, VehicleTakenBack):
         return TakeBack(event.seat, event.vehicle)
     if isinstance(event, MechanicUsed):

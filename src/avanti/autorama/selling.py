@@ -6,13 +6,21 @@ import functools
 import itertools
 
 from avanti.autorama.cards import Kind, kind_of
-from avanti.autorama.commands import Command, DeclineMechanic, Offer, TakeBack, UseMechanic
+from avanti.autorama.commands import (
+    Command,
+    DeclineMechanic,
+    Offer,
+    OfferWithLawyer,
+    TakeBack,
+    UseMechanic,
+)
 from avanti.autorama.events import (
     LawyerDiscarded,
     MechanicDeclined,
     MechanicUsed,
     OffersRevealed,
     VehiclesOffered,
+    VehiclesOfferedWithLawyer,
     VehicleSold,
     VehicleTakenBack,
 )
@@ -25,16 +33,37 @@ from avanti.core import CoreReason, refuse
 __all__ = [
     "decide_mechanic",
     "decide_offer",
+    "decide_offer_with_lawyer",
     "decide_take_back",
+    "lawyer_choices",
     "lawyer_for",
     "legal_selling",
 ]
 
 
+def _lawyers(state: GameState, seat: int) -> tuple[int, ...]:
+    """The Lawyers ``seat`` holds, lowest first (kept face up, F12)."""
+    return tuple(a for a in state.kept[seat] if kind_of(a) is Kind.LAWYER)
+
+
 def lawyer_for(state: GameState, seat: int) -> int | None:
-    """The Lawyer ``seat`` would use to offer two vehicles: its highest (F15), or ``None``."""
-    lawyers = [a for a in state.kept[seat] if kind_of(a) is Kind.LAWYER]
-    return max(lawyers) if lawyers else None
+    """The Lawyer :class:`Offer` uses for two vehicles: the seat's highest (F15), or ``None``."""
+    lawyers = _lawyers(state, seat)
+    return lawyers[-1] if lawyers else None
+
+
+def lawyer_choices(state: GameState, seat: int) -> tuple[int, ...]:
+    """The Lawyers ``seat`` may name with :class:`OfferWithLawyer` (F15), lowest first.
+
+    Every Lawyer it holds when it holds several and the options make the choice matter: with
+    ``lawyer_single_use`` the Lawyer named is the one discarded, with ``lawyer_choice`` it only
+    sets the order of take-backs. Otherwise none: :class:`Offer` uses the highest.
+    """
+    options = state.options
+    if not (options.lawyer_single_use or options.lawyer_choice):
+        return ()
+    lawyers = _lawyers(state, seat)
+    return lawyers if len(lawyers) > 1 else ()
 
 
 _WHEN = {
@@ -49,10 +78,13 @@ def _in_step(state: GameState, step: Step, command: Command, rule: str) -> None:
         refuse(CoreReason.WRONG_PHASE, _WHEN[step], rule=rule, command=command)
 
 
-def decide_offer(state: GameState, command: Offer) -> Emitter:
-    """F14: offer one vehicle face down, or two with a Lawyer (F15); all reveal together."""
+def _check_offer(
+    state: GameState, command: Offer | OfferWithLawyer, sizes: tuple[int, ...], shape: str
+) -> None:
+    """F14: an offer in its step, the seat's first this round, of ``sizes`` vehicles in
+    ascending order, all in the seat's hand; and a Lawyer for two (F15)."""
     _in_step(state, Step.OFFERING, command, "F14")
-    seat, vehicles = command.seat, tuple(command.vehicles)
+    seat, vehicles = command.seat, command.vehicles
     if state.offers[seat] is not None:
         refuse(
             Reason.ALREADY_OFFERED,
@@ -60,13 +92,8 @@ def decide_offer(state: GameState, command: Offer) -> Emitter:
             rule="F14",
             command=command,
         )
-    if len(vehicles) not in (1, 2) or (len(vehicles) == 2 and vehicles[0] >= vehicles[1]):
-        refuse(
-            Reason.BAD_OFFER,
-            "offer one vehicle, or two different vehicles in ascending order",
-            rule="F14",
-            command=command,
-        )
+    if len(vehicles) not in sizes or (len(vehicles) == 2 and vehicles[0] >= vehicles[1]):
+        refuse(Reason.BAD_OFFER, shape, rule="F14", command=command)
     missing = [v for v in vehicles if v not in state.vehicles[seat]]
     if missing:
         refuse(
@@ -75,18 +102,70 @@ def decide_offer(state: GameState, command: Offer) -> Emitter:
             rule="F14",
             command=command,
         )
-    lawyer = lawyer_for(state, seat) if len(vehicles) == 2 else None
-    if len(vehicles) == 2 and lawyer is None:
+    if len(vehicles) == 2 and lawyer_for(state, seat) is None:
         refuse(
             Reason.NO_LAWYER, "offering two vehicles takes a Lawyer", rule="F15", command=command
         )
+
+
+def _offered(state: GameState, event: VehiclesOffered | VehiclesOfferedWithLawyer) -> Emitter:
+    """F14: record an offer; the last one in reveals them all, and the round goes on (F15-F17)."""
     em = Emitter(state)
-    em.emit(VehiclesOffered(seat, vehicles, lawyer))
+    em.emit(event)
     offers = em.state.offers
     if all(offer is not None for offer in offers):
         em.emit(OffersRevealed(tuple(offer or () for offer in offers)))
         _settle_if_ready(em)
     return em
+
+
+def decide_offer(state: GameState, command: Offer) -> Emitter:
+    """F14: offer one vehicle face down, or two with the highest Lawyer (F15); all reveal
+    together."""
+    _check_offer(
+        state, command, (1, 2), "offer one vehicle, or two different vehicles in ascending order"
+    )
+    seat, vehicles = command.seat, tuple(command.vehicles)
+    lawyer = lawyer_for(state, seat) if len(vehicles) == 2 else None
+    return _offered(state, VehiclesOffered(seat, vehicles, lawyer))
+
+
+def decide_offer_with_lawyer(state: GameState, command: OfferWithLawyer) -> Emitter:
+    """F15: offer two vehicles with the Lawyer the player names, where the options let a player
+    holding several choose (:func:`lawyer_choices`)."""
+    _check_offer(
+        state,
+        command,
+        (2,),
+        "a Lawyer is named with an offer of two different vehicles in ascending order",
+    )
+    seat, lawyer = command.seat, command.lawyer
+    choices = lawyer_choices(state, seat)
+    if not choices:
+        options = state.options
+        if options.lawyer_single_use or options.lawyer_choice:
+            why = f"you hold one Lawyer, {lawyer_for(state, seat)}"
+        else:
+            why = "this game is played without lawyer_single_use or lawyer_choice"
+        refuse(
+            Reason.NO_LAWYER_CHOICE,
+            f"{why}, so an offer of two names no Lawyer: offer {_pair(command.vehicles)}",
+            rule="F15",
+            command=command,
+        )
+    if lawyer not in choices:
+        held = ", ".join(str(a) for a in choices[:-1]) + f" or {choices[-1]}"
+        refuse(
+            Reason.NOT_YOUR_LAWYER,
+            f"you hold no Lawyer {lawyer}: name Lawyer {held}",
+            rule="F15",
+            command=command,
+        )
+    return _offered(state, VehiclesOfferedWithLawyer(seat, tuple(command.vehicles), lawyer))
+
+
+def _pair(vehicles: tuple[int, ...]) -> str:
+    return " and ".join(str(v) for v in vehicles)
 
 
 def decide_take_back(state: GameState, command: TakeBack) -> Emitter:
@@ -153,13 +232,20 @@ def _settle_if_ready(em: Emitter) -> None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _offers(seat: int, hand: tuple[int, ...], pairs: bool) -> tuple[Offer, ...]:
-    """Every single vehicle of ``hand`` offered, then every pair if ``pairs`` (F14, F15); built
-    once per hand, since commands are values."""
+def _offers(
+    seat: int, hand: tuple[int, ...], pairs: bool, lawyers: tuple[int, ...]
+) -> tuple[Offer | OfferWithLawyer, ...]:
+    """Every single vehicle of ``hand`` offered, then every pair if ``pairs`` (F14, F15), each
+    pair also with every Lawyer of ``lawyers`` named (F15); built once per hand, since commands
+    are values."""
     singles = tuple([_offer(seat, (v,)) for v in hand])
     if not pairs:
         return singles
-    return singles + tuple([_offer(seat, pair) for pair in itertools.combinations(hand, 2)])
+    offers: list[Offer | OfferWithLawyer] = list(singles)
+    for pair in itertools.combinations(hand, 2):
+        offers.append(_offer(seat, pair))
+        offers += [OfferWithLawyer(seat, pair, lawyer) for lawyer in lawyers]
+    return tuple(offers)
 
 
 @functools.cache
@@ -170,13 +256,19 @@ def _offer(seat: int, vehicles: tuple[int, ...]) -> Offer:
 
 
 def legal_selling(state: GameState) -> tuple[Command, ...]:
-    """Every offer still open (F14, F15), the take-backs (F15) or the Mechanic choice (F16)."""
+    """Every offer still open (F14, F15: each pair also with every Lawyer the seat may name),
+    the take-backs (F15) or the Mechanic choice (F16)."""
     if state.step is Step.OFFERING:
         commands: list[Command] = []
         for seat in range(state.players):
             if state.offers[seat] is not None:
                 continue
-            commands += _offers(seat, state.vehicles[seat], lawyer_for(state, seat) is not None)
+            commands += _offers(
+                seat,
+                state.vehicles[seat],
+                lawyer_for(state, seat) is not None,
+                lawyer_choices(state, seat),
+            )
         return tuple(commands)
     actor = state.turn
     assert actor is not None

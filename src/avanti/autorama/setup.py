@@ -52,7 +52,13 @@ class Options:
     """Readings of the rules that a table may switch.
 
     ``lawyer_single_use`` (F15): discard a Lawyer once it has been used. By default a Lawyer is
-    kept and may be used again in a later round, since the rulebook does not discard it.
+    kept and may be used again in a later round, since the rulebook does not discard it. A player
+    holding several Lawyers then names the one used (and discarded) with
+    :class:`~avanti.autorama.OfferWithLawyer`.
+
+    ``lawyer_choice`` (F15): let a player holding several Lawyers name the one used
+    (:class:`~avanti.autorama.OfferWithLawyer`) also when Lawyers are kept; the Lawyer named sets
+    the order of take-backs. By default an offer of two uses the highest Lawyer.
 
     ``sales_associate_refunds_winner`` (F6): let a Sales Associate refund the whole bid also to the
     player who wins it as the last advisor of an auction. By default it does not: the winner pays,
@@ -61,6 +67,7 @@ class Options:
 
     lawyer_single_use: bool = False
     sales_associate_refunds_winner: bool = False
+    lawyer_choice: bool = False
 
 
 def starting_cash(players: int) -> int:

@@ -14,6 +14,7 @@ from avanti.autorama import (
     Command,
     GameEnded,
     Offer,
+    OfferWithLawyer,
     Pass,
     Phase,
     PlayAdvisor,
@@ -117,7 +118,12 @@ def _after(events: tuple[Any, ...]) -> bool:
 
 
 def explain(setup: Setup, command: Command) -> str:
-    """A command of For Sale: Autorama in words (F4, F5, F9, F10, F14-F16)."""
+    """A command of For Sale: Autorama in words (F4, F5, F9, F10, F14-F16).
+
+    An offer of two says which Lawyer it uses where a player may choose one (F15): the one it
+    names, or the highest for a plain :class:`Offer`; with ``lawyer_single_use``, that the named
+    one is then discarded.
+    """
     if isinstance(command, Bid):
         return f"bid {dollars(command.amount)}"
     if isinstance(command, Pass):
@@ -127,8 +133,14 @@ def explain(setup: Setup, command: Command) -> str:
         return f"play {advisor_name(command.advisor)}{boost}"
     if isinstance(command, Offer):
         vehicles = " and ".join(str(v) for v in command.vehicles)
-        lawyer = " (with a Lawyer)" if len(command.vehicles) == 2 else ""
+        options = setup.options
+        which = "your highest" if options.lawyer_single_use or options.lawyer_choice else "a"
+        lawyer = f" (with {which} Lawyer)" if len(command.vehicles) == 2 else ""
         return f"offer vehicle{'s' if lawyer else ''} {vehicles}{lawyer}"
+    if isinstance(command, OfferWithLawyer):
+        vehicles = " and ".join(str(v) for v in command.vehicles)
+        then = ", then discard it" if setup.options.lawyer_single_use else ""
+        return f"offer vehicles {vehicles} with Lawyer {command.lawyer}{then}"
     if isinstance(command, TakeBack):
         return f"take back vehicle {command.vehicle}"
     if isinstance(command, UseMechanic):

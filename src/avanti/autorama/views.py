@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from avanti.autorama.events import DecksShuffled, Event, VehiclesOffered
+from avanti.autorama.events import (
+    DecksShuffled,
+    Event,
+    VehiclesOffered,
+    VehiclesOfferedWithLawyer,
+)
 from avanti.autorama.setup import Phase
 from avanti.autorama.state import GameState, Step
 
@@ -112,4 +117,6 @@ def redact(event: Event, seat: int | None) -> Event | None:
         return DecksShuffled(None, None, None, None, None, None)
     if isinstance(event, VehiclesOffered) and event.seat != seat:
         return VehiclesOffered(event.seat, None, event.lawyer)
+    if isinstance(event, VehiclesOfferedWithLawyer) and event.seat != seat:
+        return VehiclesOfferedWithLawyer(event.seat, None, event.lawyer)
     return event

@@ -210,20 +210,23 @@ def _track(*amounts: int | str) -> tuple[Space, ...]:
 # fmt: off
 DEFAULT_BOARD = Board(
     track=_track(
-        100, 200, 300, "P200", 400, 500, 1000, "P300", 100, 200,  # 0-9
+        100, 200, 300, "P200", 400, 500, 1000, "P400", 100, 200,  # 0-9
         300, 400, "P500", 100, 200, 500, 1000, "P200", 300, 100,  # 10-19
         200, 400, "P400", 500, 1000, 100, "P300", 200, 300, 400,  # 20-29
-        500, "P200", 100, 300,                                    # 30-33
+        500, "P500", 100, 300,                                    # 30-33
     ),
     island=(None, 1000, 2000, 2000, 3000, 3000, 4000, 4000, 5000, None, None, None, None),
     island_depth=3,
 )
 # fmt: on
-"""The board this library plays on by default (our own values; the published ones are unknown).
+"""The board this library plays on by default (the published values are not known to us).
 
-34 road spaces with 7 parking lots (ATMs 200, 300, 500, 200, 400, 300, 200: 2,100 in all); an
+34 road spaces with 7 parking lots (ATMs 200, 400, 500, 200, 400, 300, 500: 2,500 in all); an
 island path of 12 spaces after the start, priced 1,000 to 5,000 on spaces 1-8, with the dream
-island on spaces 10-12 (A4, A5).
+island on spaces 10-12 (A4, A5). Every amount the rulebook prints in its examples (Illus. 7, 8,
+11, 13, 14, 15) comes out of this board unchanged; the rules page (docs/rules/avanti.md, "The
+default board and deck") names, for each value, the illustration it comes from or that it is our
+own choice.
 """
 
 

@@ -81,13 +81,21 @@ def run_is_over(state: StateLike) -> bool:
     """Whether the run ends after this collection (A18).
 
     It ends if (a) a car has reached the event marker, (b) nobody can go on, or (c) only the
-    leader's owner can go on.
+    leader's owner can go on. With the option ``quitters_cards_keep_run_going`` (the literal
+    reading of (c)) the test is instead that the leader's owner is the only player holding cards,
+    so a quitter who kept cards keeps the run going.
     """
-    length = state.table.track_length
-    if max(state.distances) >= length:
+    table = state.table
+    if max(state.distances) >= table.track_length:
         return True
     going = can_go_on(state)
-    return not going or going == (standings(state)[0],)
+    if not going:
+        return True
+    leader = standings(state)[0]
+    if table.options.quitters_cards_keep_run_going:
+        hands = state.hands
+        return [s for s in range(table.players) if hands[s]] == [leader]
+    return going == (leader,)
 
 
 def start_round(log: Log) -> None:

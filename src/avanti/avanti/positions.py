@@ -73,10 +73,21 @@ def drive_hops(state: StateLike, seat: int, number: int) -> tuple[tuple[int, ...
 def atm_owners(state: StateLike) -> tuple[tuple[int, int, int], ...]:
     """Who withdraws from each ATM (A21), as ``(seat, space, amount)`` in road order.
 
-    A lot pays the owner of the first car at or ahead of it on the loop; where cars share a
-    space (only the start space), the one ranked ahead. With the option
-    ``atm_last_car_wraps=False`` the search does not pass the event marker, so lots after the
-    leader pay nobody.
+    By default a lot pays the owner of the first car at or ahead of it along the road; where cars
+    share a space (only the start space), the one ranked ahead. Put another way, a car collects
+    the lots from just past the car behind it along the road up to its own space, and the last
+    car, whose car behind is the leader, collects the lots from just past the leader to itself.
+
+    ``atm_last_car_wraps=False``: the last car has no car behind it, so a lot that the last car
+    would get only by counting the leader as the car behind it (the first car ahead of the lot is
+    the last car, the first car behind it is the leader) pays nobody. A lot a car stands on
+    always pays that car.
+
+    ``atm_behind_in_race_order=True``: the car behind a car is the next car in the race (A12),
+    and a car collects the lots whose distance from the marker, give or take whole laps, lies
+    from just past that car's distance up to its own; the last car's car behind is the leader
+    one lap back (or none, without wrapping). A lot on two such stretches (possible only once
+    the leader is a lap or more ahead of the last car) pays the car further ahead.
     """
     table = state.table
     length = table.track_length
@@ -84,14 +95,65 @@ def atm_owners(state: StateLike) -> tuple[tuple[int, int, int], ...]:
     at: dict[int, int] = {}
     for seat in reversed(ranked):  # the better-ranked car wins a shared space
         at[state.road_space(seat)] = seat
-    wraps = table.options.atm_last_car_wraps
-    marker = state.marker
-    paid: list[tuple[int, int, int]] = []
+    options = table.options
+    wraps = options.atm_last_car_wraps
+    if options.atm_behind_in_race_order:
+        stretches = _race_stretches(state, ranked, wraps)
+        marker = state.marker
+        paid: list[tuple[int, int, int]] = []
+        for space, amount in table.lots:
+            owner = at.get(space)
+            if owner is None:
+                owner = _race_atm_owner(stretches, (space - marker) % length, length)
+            if owner is not None:
+                paid.append((owner, space, amount))
+        return tuple(paid)
+    leader_space = state.road_space(ranked[0])
+    last_space = state.road_space(ranked[-1])
+    paid = []
     for space, amount in table.lots:
         # The nearest car at or ahead of the lot: the fewest spaces forward to an occupied one.
         ahead = min((here - space) % length for here in at)
-        # Without wrapping the search stops on reaching the marker (unless it starts there).
-        if not wraps and 0 < (marker - space) % length <= ahead:
-            continue
+        if not wraps and ahead and (space + ahead) % length == last_space:
+            # The lot pays the last car; if the nearest car behind it is the leader, the last
+            # car gets it only by counting the leader as the car behind it.
+            behind = min((space - here) % length for here in at)
+            if (space - behind) % length == leader_space:
+                continue
         paid.append((at[(space + ahead) % length], space, amount))
     return tuple(paid)
+
+
+def _race_stretches(
+    state: StateLike, ranked: tuple[int, ...], wraps: bool
+) -> list[tuple[int, int, int]]:
+    """Each car's stretch in race order (A21 option), as ``(low, high, seat)`` distances.
+
+    A car collects the lots whose distance from the marker, give or take whole laps, lies in
+    ``low < distance <= high``: from just past the next car back in the race up to itself.
+    Cars sharing a distance (only on the start space) count once, as the better-ranked one.
+    With ``wraps`` the last car's car behind is the leader one lap back; without, it has none.
+    """
+    distances = state.distances
+    line: list[tuple[int, int]] = []  # (distance, seat), furthest first, one per distance
+    for seat in ranked:
+        if not line or line[-1][0] != distances[seat]:
+            line.append((distances[seat], seat))
+    stretches = [(line[i + 1][0], far, seat) for i, (far, seat) in enumerate(line[:-1])]
+    if wraps:
+        stretches.append((line[0][0] - state.table.track_length, line[-1][0], line[-1][1]))
+    return stretches
+
+
+def _race_atm_owner(stretches: list[tuple[int, int, int]], base: int, length: int) -> int | None:
+    """The owner of a free lot ``base`` spaces past the marker under the race-order reading.
+
+    The first stretch, in race order, that holds the lot's distance give or take whole laps: a
+    lot on two stretches (the leader is a lap or more ahead of the last car) pays the car
+    further ahead. ``None`` when no stretch holds it (only without wrapping).
+    """
+    for low, high, seat in stretches:
+        # The smallest distance past ``low`` that lands on the lot's space.
+        if low + 1 + (base - low - 1) % length <= high:
+            return seat
+    return None

@@ -1,4 +1,8 @@
-"""``avanti odds --game mare``: the exact chances of each result of Avanti mare!."""
+"""``avanti odds --game mare``: the exact chances of each result of Avanti mare!.
+
+The default variant is the rulebook, where the move after a free fish's colour may be declined
+(M6); ``--variant move-owed`` reads the move as owed, as published simulators do.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 from fractions import Fraction
 from typing import TextIO
 
+from attrs import evolve
 from rich.table import Table
 
 from avanti.cli.console import make_console, say
@@ -14,18 +19,24 @@ from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Options, P
 
 __all__ = ["VARIANTS", "check", "odds_command"]
 
+_OWED = Options(free_fish_move_owed=True)
+
 VARIANTS: dict[str, Options] = {
     "rulebook": Options(),
-    "caught-ignored": Options(caught_fish_roll=CaughtFishRoll.NOTHING),
-    "caught-reroll": Options(caught_fish_roll=CaughtFishRoll.REROLL),
-    "free-ignored": Options(free_fish_roll=FreeFishRoll.NOTHING),
-    "free-reroll": Options(free_fish_roll=FreeFishRoll.REROLL),
-    "both-ignored": Options(
-        caught_fish_roll=CaughtFishRoll.NOTHING, free_fish_roll=FreeFishRoll.NOTHING
+    "move-owed": _OWED,
+    "caught-ignored": evolve(_OWED, caught_fish_roll=CaughtFishRoll.NOTHING),
+    "caught-reroll": evolve(_OWED, caught_fish_roll=CaughtFishRoll.REROLL),
+    "free-ignored": evolve(_OWED, free_fish_roll=FreeFishRoll.NOTHING),
+    "free-reroll": evolve(_OWED, free_fish_roll=FreeFishRoll.REROLL),
+    "both-ignored": evolve(
+        _OWED, caught_fish_roll=CaughtFishRoll.NOTHING, free_fish_roll=FreeFishRoll.NOTHING
     ),
-    "red-only": Options(boat_faces=(Face.RED,)),
+    "red-only": evolve(_OWED, boat_faces=(Face.RED,)),
 }
-"""The variants of M9 by name: the rulebook, and the readings published simulators use."""
+"""The variants of M9 by name: the rulebook, where the move after a free fish's colour may be
+declined (M6: "may"), and the readings published simulators use, which all make that move:
+``move-owed`` is the rulebook read their way, and each other variant changes one more option.
+``--variant`` switches between them, ``--variant all`` shows every one."""
 
 SHORT = 12
 """The longest fraction (in characters) still written out beside its decimal."""
@@ -69,6 +80,13 @@ def odds_command(args: argparse.Namespace, out: TextIO) -> int:
             )
     console = make_console(out)
     console.print(table)
+    if any(not VARIANTS[variant].free_fish_move_owed for variant in variants):
+        say(
+            console,
+            "rulebook: after a free fish's colour the roller may decline to move (M6); the other "
+            "variants always move, as published simulators do (--variant move-owed).",
+            "dim",
+        )
     if args.exact:
         for line in exact:
             say(console, line)

@@ -178,7 +178,10 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             if type(expected_version) is not int:
                 raise TypeError(f"expected_version must be an int, not {expected_version!r}")
             raise VersionConflict(expected_version, len(log))
-        state, events = self.rules.execute(self.state, command)
+        rules = self.rules
+        if not rules.well_formed(command):
+            rules.refuse(command)
+        state, events = rules.unchecked_execute(self.state, command)
         return type(self)(self.setup, log + events, state)
 
     def legal_commands(self, seat: int | None = None) -> LegalCommands[CommandT]:

@@ -126,11 +126,22 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     """``decide`` and ``fold`` in one pass: ``(new_state, events)``, form check in front
     (default: ``decide`` then ``fold``)."""
 
+    well_formed: Callable[[object], bool] = field(init=False, repr=False, eq=False)
+    """The form check: the codec's :meth:`~avanti.core.codec.Codec.well_formed`."""
+    unchecked_execute: Callable[[StateT, CommandT], tuple[StateT, tuple[EventT, ...]]] = field(
+        init=False, repr=False, eq=False
+    )
+    """The game's one-pass ``execute`` without the form check in front, for a caller that has
+    checked the form itself (:meth:`avanti.core.Game.execute` does, one call fewer per step)."""
+
     def __attrs_post_init__(self) -> None:
         refuse = self.refuse
         well_formed = self.codec.well_formed
-        object.__setattr__(self, "decide", _checked(well_formed, refuse, self.decide))
-        object.__setattr__(self, "execute", _checked(well_formed, refuse, self.execute))
+        put = object.__setattr__
+        put(self, "well_formed", well_formed)
+        put(self, "unchecked_execute", self.execute)
+        put(self, "decide", _checked(well_formed, refuse, self.decide))
+        put(self, "execute", _checked(well_formed, refuse, self.execute))
 
     def check(self, command: object) -> None:
         """Refuse a command that is not of this game or whose fields are not of their exact types.

@@ -6,13 +6,15 @@ simulators use are :class:`Options` (M9). The entry points have the same names a
     game = new_game(["Ann", "Bob"], seed=7)
     game = game.execute(Roll(seat=0))
 
-:func:`odds` gives the exact chances of each result under a policy for the one choice (M6), and
-:func:`simulate` plays many games to check them.
+:func:`odds` gives the exact chances of each result under a policy for the one choice (M6: after a
+free fish's colour, which other fish to move, or none), and :func:`simulate` plays many games to
+check them.
 """
 
 from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, InvalidSetup
 from avanti.mare.chances import POLICIES, Odds, Policy, Tally, choose, odds, simulate
-from avanti.mare.commands import Command, MoveFish, Roll
+from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
+from avanti.mare.describe import describe
 from avanti.mare.events import (
     DieRolled,
     Event,
@@ -21,6 +23,7 @@ from avanti.mare.events import (
     FishFreed,
     FishSwam,
     GameEnded,
+    MoveDeclined,
     MoveOffered,
     PieceRemoved,
     RollIgnored,
@@ -44,7 +47,7 @@ from avanti.mare.setup import (
     Side,
 )
 from avanti.mare.state import GameState, Outcome, Result
-from avanti.mare.views import View, describe, redact, view
+from avanti.mare.views import View, redact, view
 
 __all__ = [
     "CAUGHT",
@@ -75,6 +78,7 @@ __all__ = [
     "GameState",
     "IllegalCommand",
     "InvalidSetup",
+    "MoveDeclined",
     "MoveFish",
     "MoveOffered",
     "Odds",
@@ -88,6 +92,7 @@ __all__ = [
     "RollIgnored",
     "Setup",
     "Side",
+    "SkipMove",
     "Tally",
     "TurnPassed",
     "View",

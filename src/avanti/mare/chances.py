@@ -1,10 +1,10 @@
 """Exact odds of Avanti mare!, and a Monte Carlo run of the ruleset to check them against.
 
-The game has one real choice (M6: which other fish to move when a free fish's colour comes up),
-so once a policy for that choice is fixed the game is a finite Markov chain over a small state
-space (the boat, and each fish's place). :func:`odds` solves it exactly with rational numbers,
-by memoised recursion; :func:`simulate` plays whole games through :meth:`Game.execute` with the
-same policy, so the two can be compared.
+The game has one real choice (M6: after a free fish's colour, which other fish to move, or, unless
+the options make the move owed, none), so once a policy for that choice is fixed the game is a
+finite Markov chain over a small state space (the boat, and each fish's place). :func:`odds`
+solves it exactly with rational numbers, by memoised recursion; :func:`simulate` plays whole games
+through :meth:`Game.execute` with the same policy, so the two can be compared.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from attrs import frozen
 
 from avanti import core
 from avanti.core.errors import InvalidArgument
-from avanti.mare.commands import MoveFish
+from avanti.mare.commands import MoveFish, SkipMove
 from avanti.mare.events import DieRolled
 from avanti.mare.game import DEFAULT_OPTIONS, Game, new_game
 from avanti.mare.setup import CAUGHT, FACES, FISH, SEA, CaughtFishRoll, FreeFishRoll, Options
@@ -28,14 +28,23 @@ from avanti.mare.state import GameState, Result
 __all__ = ["POLICIES", "Odds", "Policy", "Tally", "choose", "odds", "simulate"]
 
 Policy = Literal["closest-to-boat", "closest-to-sea", "random", "best-for-fish", "best-for-fishers"]
-"""How the roller picks the fish to move after a free fish's colour (M6).
+"""How the roller answers a free fish's colour (M6): which other fish to move and, where the
+options let the move be declined (the default), whether to decline instead.
 
-``closest-to-boat``: the fish in the river nearest the boat; ``closest-to-sea``: the one nearest
-the sea; ``random``: each fish in the river with equal chance; ``best-for-fish``: the move that
-maximises P(fish friends win) - P(fisher fans win); ``best-for-fishers``: the move that maximises
-the reverse. The "best" policies play for that side whoever rolls: in the real game both sides
-roll in turn and each would pick for itself, but here one side makes every choice, which bounds
-what that side can get. Ties go to the fish nearest the boat, then to colour order.
+``closest-to-boat``: the fish in the river nearest the boat; never declines. ``closest-to-sea``:
+the one nearest the sea; never declines. (These two play as the published simulators do, which
+always make the move.) ``random``: each legal choice with equal chance, as a random bot plays:
+each fish in the river and, where the move may be declined, declining too. ``best-for-fish``: the
+choice that maximises P(fish friends win) - P(fisher fans win); it declines where leaving every
+fish where it is gives a larger margin than any move. ``best-for-fishers``: the choice that
+maximises the reverse; it declines where that gives a smaller margin than any move. The "best"
+policies play for that side whoever rolls: in the real game both sides roll in turn and each would
+pick for itself, but here one side makes every choice, which bounds what that side can get. Ties
+go to a move over declining, then to the fish nearest the boat, then to colour order.
+
+Under the owed reading (:attr:`~avanti.mare.Options.free_fish_move_owed`) no policy declines;
+``closest-to-boat``, ``closest-to-sea`` and (as it turns out) ``best-for-fish`` play the same games
+under either reading.
 """
 
 POLICIES: tuple[Policy, ...] = get_args(Policy)
@@ -50,7 +59,7 @@ class Odds:
     """The exact chances of each result (M8) and the expected number of rolls still to come.
 
     ``fish + fishers + draw == 1`` exactly. ``expected_rolls`` counts die rolls, not ``MoveFish``
-    commands; it is 0 for a finished game.
+    or ``SkipMove`` commands; it is 0 for a finished game.
     """
 
     fish: Fraction
@@ -89,6 +98,30 @@ def _swum(places: tuple[int, ...], index: int) -> tuple[int, ...]:
     return tuple(moved)
 
 
+def _mean(values: list[tuple[Fraction, _Value]], rolls: Fraction, live: Fraction) -> _Value:
+    """Weighted values over ``live`` faces, plus ``rolls`` rolls: a position's solved equation."""
+    return _Value(
+        sum((w * v.fish for w, v in values), _ZERO) / live,
+        sum((w * v.fishers for w, v in values), _ZERO) / live,
+        sum((w * v.draw for w, v in values), _ZERO) / live,
+        (rolls + sum((w * v.rolls for w, v in values), _ZERO)) / live,
+    )
+
+
+@frozen
+class _Faces:
+    """What the six faces do in one position, apart from the policy's M6 choice.
+
+    ``fixed`` holds the value after each face whose effect is fixed (a swim, a boat move), one
+    entry per face; ``free`` counts the faces of free fish, which offer the M6 choice; ``idle``
+    the faces the options ignore, which leave the position as it is.
+    """
+
+    fixed: tuple[_Value, ...]
+    free: int
+    idle: int
+
+
 class _Solver:
     """The value of every position under one policy and one set of options."""
 
@@ -97,7 +130,34 @@ class _Solver:
             raise InvalidArgument(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
         self.policy = policy
         self.options = options
+        self.may_decline = not options.free_fish_move_owed
         self.value: Callable[[Key], _Value] = cache(self._value)
+        self.decided: Callable[[int, tuple[int, ...]], int | None] = cache(self._decided)
+
+    def faces(self, boat: int, places: tuple[int, ...]) -> _Faces:
+        """The faces of a position with a fish in the river (M4-M7, M9)."""
+        options = self.options
+        fixed: list[_Value] = []
+        free = idle = 0
+        boat_moves = len(options.boat_faces)
+        for index, place in enumerate(places):  # one face per fish colour (M4, M6, M7)
+            if _in_river(place):
+                fixed.append(self.value(_key(boat, _swum(places, index))))
+            elif place == CAUGHT:
+                if options.caught_fish_roll is CaughtFishRoll.BOAT:
+                    boat_moves += 1
+                else:
+                    idle += 1
+            elif options.free_fish_roll is FreeFishRoll.OTHER_FISH:
+                free += 1
+            else:
+                idle += 1
+        idle += 2 - len(options.boat_faces)  # red or green left out of boat_faces
+        if boat_moves:
+            piece = boat + 1
+            caught = tuple(CAUGHT if p == piece else p for p in places)
+            fixed.extend([self.value(_key(piece, caught))] * boat_moves)
+        return _Faces(tuple(fixed), free, idle)
 
     def _value(self, key: Key) -> _Value:
         boat, places = key
@@ -110,35 +170,15 @@ class _Solver:
                 _ONE if result is Result.DRAW else _ZERO,
                 _ZERO,
             )
-        options = self.options
-        outcomes: list[_Value] = []
-        idle = 0  # faces that leave the position as it is (ignored rolls)
-        boat_moves = len(options.boat_faces)
-        for index, place in enumerate(places):  # one face per fish colour (M4, M6, M7)
-            if _in_river(place):
-                outcomes.append(self.value(_key(boat, _swum(places, index))))
-            elif place == CAUGHT:
-                if options.caught_fish_roll is CaughtFishRoll.BOAT:
-                    boat_moves += 1
-                else:
-                    idle += 1
-            elif options.free_fish_roll is FreeFishRoll.OTHER_FISH:
-                outcomes.append(self.after_choice(boat, places))
-            else:
-                idle += 1
-        idle += 2 - len(options.boat_faces)  # red or green left out of boat_faces
-        if boat_moves:
-            piece = boat + 1
-            caught = tuple(CAUGHT if p == piece else p for p in places)
-            outcomes.extend([self.value(_key(piece, caught))] * boat_moves)
-        live = len(FACES) - idle
-        # V = (sum of the moving faces' values + idle * V) / 6, solved for V.
-        return _Value(
-            sum((v.fish for v in outcomes), _ZERO) / live,
-            sum((v.fishers for v in outcomes), _ZERO) / live,
-            sum((v.draw for v in outcomes), _ZERO) / live,
-            (len(FACES) + sum((v.rolls for v in outcomes), _ZERO)) / live,
-        )
+        faces = self.faces(boat, places)
+        weighted = [(_ONE, v) for v in faces.fixed]
+        stay = Fraction(faces.idle)  # faces after which the position is the same again
+        if faces.free:
+            declined, moves = self.choice(boat, places, faces)
+            stay += faces.free * declined
+            weighted += [(faces.free * w, v) for w, v in moves]
+        # V = (sum of the weighted values + stay * V) / 6, solved for V; each face costs a roll.
+        return _mean(weighted, Fraction(len(FACES)), len(FACES) - stay)
 
     def choices(self, boat: int, places: tuple[int, ...]) -> list[tuple[int, _Value]]:
         """Each fish in the river (by index into ``places``) and the value after moving it."""
@@ -148,31 +188,64 @@ class _Solver:
             if _in_river(place)
         ]
 
-    def pick(self, boat: int, places: tuple[int, ...], random_pick: int = 0) -> int:
-        """The index of the fish the policy moves (``random_pick`` serves the random policy)."""
+    def declines(self, boat: int, places: tuple[int, ...], faces: _Faces | None = None) -> bool:
+        """Whether a "best" policy declines the move here (M6): declining leaves the position
+        as it is until a face with a fixed effect comes up, so it is worth the mean of those
+        faces' values; the policy declines where that beats its best move for its side."""
+        if not self.may_decline or self.policy not in ("best-for-fish", "best-for-fishers"):
+            return False
+        sign = 1 if self.policy == "best-for-fish" else -1
+        fixed = (faces or self.faces(boat, places)).fixed
+        stay = sum((v.margin for v in fixed), _ZERO) / len(fixed)
+        best = max(sign * v.margin for _, v in self.choices(boat, places))
+        return sign * stay > best
+
+    def pick(self, boat: int, places: tuple[int, ...], random_pick: int = 0) -> int | None:
+        """The index of the fish the policy moves, or ``None`` when it declines (M6).
+
+        ``random_pick`` serves the random policy: the fish in the river in colour order, then
+        declining (where the options allow it), each one pick in turn.
+        """
+        if self.policy != "random":
+            return self.decided(boat, places)
+        options = self.choices(boat, places)
+        pick = random_pick % (len(options) + self.may_decline)
+        return None if pick == len(options) else options[pick][0]
+
+    def _decided(self, boat: int, places: tuple[int, ...]) -> int | None:
+        """:meth:`pick` for the policies that draw nothing, remembered by position."""
         options = self.choices(boat, places)
         policy = self.policy
-        if policy == "random":
-            return options[random_pick % len(options)][0]
         if policy == "closest-to-boat":
             return min(options, key=lambda o: (places[o[0]], o[0]))[0]
         if policy == "closest-to-sea":
             return min(options, key=lambda o: (-places[o[0]], o[0]))[0]
+        if self.declines(boat, places):
+            return None
         sign = 1 if policy == "best-for-fish" else -1
         return min(options, key=lambda o: (-sign * o[1].margin, places[o[0]], o[0]))[0]
 
+    def choice(
+        self, boat: int, places: tuple[int, ...], faces: _Faces
+    ) -> tuple[Fraction, list[tuple[Fraction, _Value]]]:
+        """The chance that the policy declines, and each move it makes with its chance (M6)."""
+        if self.policy == "random":
+            values = [v for _, v in self.choices(boat, places)]
+            share = Fraction(1, len(values) + self.may_decline)
+            return (share if self.may_decline else _ZERO), [(share, v) for v in values]
+        if self.declines(boat, places, faces):
+            return _ONE, []
+        index = self.pick(boat, places)
+        assert index is not None  # only the random policy and declines() decline
+        return _ZERO, [(_ONE, self.value(_key(boat, _swum(places, index))))]
+
     def after_choice(self, boat: int, places: tuple[int, ...]) -> _Value:
-        """The value of a position where the roller now moves a fish by the policy (M6)."""
-        if self.policy != "random":
-            return self.value(_key(boat, _swum(places, self.pick(boat, places))))
-        values = [v for _, v in self.choices(boat, places)]
-        n = len(values)
-        return _Value(
-            sum((v.fish for v in values), _ZERO) / n,
-            sum((v.fishers for v in values), _ZERO) / n,
-            sum((v.draw for v in values), _ZERO) / n,
-            sum((v.rolls for v in values), _ZERO) / n,
-        )
+        """The value of a position where the roller now answers a free fish's colour (M6)."""
+        declined, moves = self.choice(boat, places, self.faces(boat, places))
+        weighted = list(moves)
+        if declined:
+            weighted.append((declined, self.value(_key(boat, places))))
+        return _mean(weighted, _ZERO, _ONE)
 
 
 @cache
@@ -187,10 +260,11 @@ def odds(
 ) -> Odds:
     """The exact chances of each result (M8) under ``policy`` for the M6 choice.
 
-    From the start of a game with ``options`` (the rulebook's by default), or from ``state``,
-    which carries its own options (giving different ``options`` too raises ``InvalidArgument``). If
-    ``state`` owes a ``MoveFish``, the policy makes that move first. The "best" policies choose
-    for their side whoever rolls; see :data:`Policy`.
+    From the start of a game with ``options`` (the rulebook's by default: the move M6 offers may
+    be declined), or from ``state``, which carries its own options (giving different ``options``
+    too raises ``InvalidArgument``). If ``state`` has a move offered, the policy answers it first:
+    a move, or declining where the options allow it. Each policy's rule for declining is in
+    :data:`Policy`; the "best" policies choose for their side whoever rolls.
 
     :raises InvalidArgument: an unknown policy, or options that contradict the state's.
     """
@@ -209,18 +283,22 @@ def odds(
     return Odds(value.fish, value.fishers, value.draw, value.rolls)
 
 
-def choose(state: GameState, policy: Policy, stream: core.Stream | None = None) -> MoveFish:
-    """The ``MoveFish`` that ``policy`` plays in ``state``, which must owe one (M6).
+def choose(
+    state: GameState, policy: Policy, stream: core.Stream | None = None
+) -> MoveFish | SkipMove:
+    """The ``MoveFish`` or ``SkipMove`` that ``policy`` plays in ``state``, which must have a move
+    offered (M6). Each policy's rule for declining is in :data:`Policy`.
 
-    ``stream`` supplies the random policy's draw (the first fish in the river if left out).
+    ``stream`` supplies the random policy's draw, one of the fish in the river or declining (the
+    first fish in the river if left out).
     """
     if not state.move_due:
         raise InvalidArgument("no MoveFish is due in this state")
     solver = _solver(policy, state.options)
-    choices = len(state.in_river())
+    choices = len(state.in_river()) + solver.may_decline
     draw = stream.below(choices) if stream is not None and policy == "random" else 0
     index = solver.pick(state.boat, state.fish, draw)
-    return MoveFish(state.turn, FISH[index])
+    return SkipMove(state.turn) if index is None else MoveFish(state.turn, FISH[index])
 
 
 @frozen
@@ -261,7 +339,8 @@ def simulate(
     seed: int = 0,
     players: int = 2,
 ) -> Tally:
-    """Play ``games`` whole games with :meth:`Game.execute`, making each M6 choice by ``policy``.
+    """Play ``games`` whole games with :meth:`Game.execute`, making each M6 choice by ``policy``
+    (a move or, where ``options`` allow it, declining).
 
     Game ``i`` uses seed ``seed + i``; the random policy draws from a separate stream of the same
     seed, so the games' own dice are untouched. Two runs meant to be independent need seeds at

@@ -1,8 +1,8 @@
 """What happened in a game of Avanti mare!, in the past tense.
 
 A ``Roll`` begins with :class:`DieRolled` (the drawn face is written into it, M3); a ``MoveFish``
-begins with :class:`FishChosen`. The events after those spell out every consequence, so
-``evolve`` never has to work anything out.
+begins with :class:`FishChosen`, a ``SkipMove`` with :class:`MoveDeclined`. The events after those
+spell out every consequence, so ``evolve`` never has to work anything out.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ __all__ = [
     "FishFreed",
     "FishSwam",
     "GameEnded",
+    "MoveDeclined",
     "MoveOffered",
     "PieceRemoved",
     "RollIgnored",
@@ -45,6 +46,14 @@ class FishChosen:
 
     seat: int
     fish: Fish
+
+
+@frozen
+class MoveDeclined:
+    """``seat`` declined to move another fish after a free fish's colour (M6); begins a
+    ``SkipMove``. No fish moves; a :class:`TurnPassed` follows."""
+
+    seat: int
 
 
 @frozen
@@ -82,7 +91,10 @@ class FishCaught:
 
 @frozen
 class MoveOffered:
-    """``free`` is in the sea already, so ``seat`` now moves another fish (M6)."""
+    """``free`` is in the sea already, so ``seat`` may now move another fish (M6).
+
+    ``seat`` answers with ``MoveFish``, or with ``SkipMove`` unless the options make the move owed.
+    """
 
     seat: int
     free: Fish
@@ -116,6 +128,7 @@ class GameEnded:
 Event = (
     DieRolled
     | FishChosen
+    | MoveDeclined
     | FishSwam
     | FishFreed
     | PieceRemoved
@@ -138,6 +151,7 @@ EVENTS: Mapping[str, type] = {
     "RollIgnored": RollIgnored,
     "TurnPassed": TurnPassed,
     "GameEnded": GameEnded,
+    "MoveDeclined": MoveDeclined,
 }
 """Every event class by its wire tag: the ``type`` field of its JSON. A tag is part of the
 stored format and never changes, even if the class is renamed."""

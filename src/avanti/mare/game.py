@@ -18,15 +18,39 @@ from avanti.mare.views import View
 
 __all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
 
+
+def _owed_before_version_2(document: dict[str, core.JSONValue]) -> dict[str, core.JSONValue]:
+    """A version 1 document as version 2: its game was played with the move of M6 owed.
+
+    Version 2 added :attr:`Options.free_fish_move_owed`, whose default (``False``: the move may be
+    declined) is not the reading a version 1 game was played under. So the option is written in
+    as ``True``: the game loads as it was played, and if it goes on, it goes on under its own
+    reading (a setup without options, every option at its default, gets this one option). A
+    setup or options that are not JSON objects are left for the strict reader to report.
+    """
+    setup = document.get("setup")
+    options = setup.get("options", {}) if isinstance(setup, dict) else None
+    if not isinstance(setup, dict) or not isinstance(options, dict):
+        return {**document, "version": 2}
+    owed = {"free_fish_move_owed": True, **options}
+    return {**document, "version": 2, "setup": {**setup, "options": owed}}
+
+
 CODEC: core.Codec[Setup, Command, Event] = core.Codec(
     format="mare",
     formats=("avanti.mare",),
-    version=1,
+    version=2,
     setup_type=Setup,
     commands=COMMANDS,
     events=EVENTS,
+    upcasters={1: _owed_before_version_2},
 )
-"""Reads and writes Avanti mare! setups, commands, events and game documents (format version 1)."""
+"""Reads and writes Avanti mare! setups, commands, events and game documents (format version 2).
+
+Version 2 added ``free_fish_move_owed`` to the options and the ``SkipMove`` command with its
+``MoveDeclined`` event; a version 1 document is read with ``free_fish_move_owed`` true, the
+reading its game was played under.
+"""
 
 
 DEFAULT_OPTIONS = Options()
@@ -104,7 +128,7 @@ def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Gam
 
 
 def dumps(game: Game, *, indent: int | None = None) -> str:
-    """The game as a JSON document (format ``avanti.mare``, version 1)."""
+    """The game as a JSON document (format ``mare``, version 2)."""
     return game.dumps(indent=indent)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from avanti import core
 from avanti.core import CoreReason, InvalidSetup, refuse
-from avanti.mare.commands import Command, MoveFish, Roll
+from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
 from avanti.mare.events import (
     DieRolled,
     Event,
@@ -21,6 +21,7 @@ from avanti.mare.events import (
     FishFreed,
     FishSwam,
     GameEnded,
+    MoveDeclined,
     MoveOffered,
     PieceRemoved,
     RollIgnored,
@@ -65,6 +66,9 @@ class Reason(enum.StrEnum):
 
     FISH_NOT_IN_RIVER = "fish-not-in-river"
     """``MoveFish`` names a fish that is free or caught: only a fish in the river may move (M6)."""
+    MOVE_OWED = "move-owed"
+    """``SkipMove`` while the options make the move after a free fish's colour owed
+    (:attr:`~avanti.mare.Options.free_fish_move_owed`): it must be made (M6, M9)."""
 
 
 # -- setup ---------------------------------------------------------------------------------------
@@ -113,6 +117,8 @@ def check_setup(setup: Setup) -> None:
         raise InvalidSetup("caught_fish_roll must be a CaughtFishRoll", rule="M9")
     if not isinstance(options.free_fish_roll, FreeFishRoll):
         raise InvalidSetup("free_fish_roll must be a FreeFishRoll", rule="M9")
+    if type(options.free_fish_move_owed) is not bool:
+        raise InvalidSetup("free_fish_move_owed must be True or False", rule="M9")
 
 
 def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
@@ -137,12 +143,13 @@ def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state``.
 
-    The core has checked the command's form (a ``Roll`` or ``MoveFish`` with an ``int`` seat and
-    a ``Fish``).
+    The core has checked the command's form (a ``Roll``, ``MoveFish`` or ``SkipMove`` with an
+    ``int`` seat, and a ``Fish``).
 
     :raises IllegalCommand: the game is over (M8), the seat is not at the table or not on turn
-        (M2), a roll is made while a ``MoveFish`` is owed or a ``MoveFish`` while none is (M6),
-        or the fish named is not in the river (M6).
+        (M2), a roll is made while a move is offered, or a ``MoveFish`` or ``SkipMove`` while none
+        is (M6), the fish named is not in the river (M6), or a ``SkipMove`` declines a move the
+        options make owed (M6, M9).
     """
     if state.result is not None:
         refuse(CoreReason.GAME_OVER, "the game is over: no fish is left in the river", rule="M8")
@@ -155,10 +162,16 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
         refuse(CoreReason.NOT_YOUR_TURN, message, rule="M2", command=command)
     if isinstance(command, Roll):
         if state.move_due:
-            message = f"seat {seat} rolled a free fish's colour and must first move another fish"
+            owed = state.options.free_fish_move_owed
+            message = (
+                f"seat {seat} rolled a free fish's colour and must first move another fish"
+                + ("" if owed else " or decline the move")
+            )
             refuse(CoreReason.WRONG_PHASE, message, rule="M6", command=command)
         face = FACES[state.rng.stream().below(len(FACES))]
         return (DieRolled(seat, face), *_roll_consequences(state, seat, face))
+    if isinstance(command, SkipMove):
+        return _decline(state, command)
     if not state.move_due:
         message = "a fish may be moved by choice only right after rolling a free fish's colour"
         refuse(CoreReason.WRONG_PHASE, message, rule="M6", command=command)
@@ -169,6 +182,21 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
         message = f"the {fish} fish is {where}; only a fish still in the river may be moved"
         refuse(Reason.FISH_NOT_IN_RIVER, message, rule="M6", command=command)
     return (FishChosen(seat, fish), *_swim(state, seat, fish))
+
+
+def _decline(state: GameState, command: SkipMove) -> tuple[Event, ...]:
+    """M6: the roller "may" move another fish, so may also leave every fish where it is."""
+    if not state.move_due:
+        message = "a move may be declined only right after rolling a free fish's colour"
+        refuse(CoreReason.WRONG_PHASE, message, rule="M6", command=command)
+    if state.options.free_fish_move_owed:
+        message = (
+            f"the move is owed under these options (free_fish_move_owed): seat {command.seat} "
+            "must move another fish"
+        )
+        refuse(Reason.MOVE_OWED, message, rule="M6", command=command)
+    # A move is offered only while a fish is in the river (M8), so the game goes on.
+    return (MoveDeclined(command.seat), TurnPassed((command.seat + 1) % state.seats))
 
 
 def _roll_consequences(state: GameState, seat: int, face: Face) -> tuple[Event, ...]:
@@ -312,6 +340,19 @@ def _fish_chosen(s: GameState, e: FishChosen) -> GameState:
     )
 
 
+def _move_declined(s: GameState, e: MoveDeclined) -> GameState:
+    return build_state(
+        sides=s.sides,
+        options=s.options,
+        boat=s.boat,
+        fish=s.fish,
+        turn=s.turn,
+        move_due=False,
+        result=s.result,
+        rng=s.rng,
+    )
+
+
 def _turn_passed(s: GameState, e: TurnPassed) -> GameState:
     return build_state(
         sides=s.sides,
@@ -350,6 +391,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     PieceRemoved: _piece_removed,
     MoveOffered: _move_offered,
     FishChosen: _fish_chosen,
+    MoveDeclined: _move_declined,
     TurnPassed: _turn_passed,
     GameEnded: _game_ended,
     RollIgnored: _roll_ignored,
@@ -375,16 +417,20 @@ def fold(state: GameState, events: Iterable[Event]) -> GameState:
 
 
 def legal_commands(state: GameState) -> tuple[Command, ...]:
-    """Every command ``decide`` accepts now: a ``Roll``, or a ``MoveFish`` per fish in the river."""
+    """Every command ``decide`` accepts now: a ``Roll``; or, after a free fish's colour, a
+    ``MoveFish`` per fish in the river and then ``SkipMove`` unless the move is owed (M6)."""
     if state.result is not None:
         return ()
     if state.move_due:
-        return tuple(MoveFish(state.turn, fish) for fish in state.in_river())
+        seat = state.turn
+        moves = tuple(MoveFish(seat, fish) for fish in state.in_river())
+        return moves if state.options.free_fish_move_owed else (*moves, SkipMove(seat))
     return (Roll(state.turn),)
 
 
 def waiting(state: GameState) -> tuple[int, ...]:
-    """The seat on turn (M2), to roll or to move a fish; nobody once the game is over (M8)."""
+    """The seat on turn (M2), to roll or to move a fish (or decline); nobody once the game is over
+    (M8)."""
     return () if state.result is not None else (state.turn,)
 
 
@@ -407,9 +453,12 @@ def outcome(state: GameState) -> Outcome | None:
 
 
 def cause(event: Event) -> Command | None:
-    """The command ``event`` begins (``DieRolled``: a roll; ``FishChosen``: a move), else None."""
+    """The command ``event`` begins (``DieRolled``: a roll; ``FishChosen``: a move;
+    ``MoveDeclined``: a declined move), else None."""
     if isinstance(event, DieRolled):
         return Roll(event.seat)
     if isinstance(event, FishChosen):
         return MoveFish(event.seat, event.fish)
+    if isinstance(event, MoveDeclined):
+        return SkipMove(event.seat)
     return None

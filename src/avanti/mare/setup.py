@@ -98,7 +98,8 @@ class FreeFishRoll(enum.StrEnum):
     """What rolling the colour of a free fish does (M6, M9)."""
 
     OTHER_FISH = "other-fish"
-    """The rulebook: the roller moves another fish still in the river one piece (M6)."""
+    """The rulebook: the roller may move another fish still in the river one piece (M6); whether
+    the move may be declined is :attr:`~avanti.mare.Options.free_fish_move_owed`."""
     NOTHING = "nothing"
     """The roll is ignored and the next player rolls."""
     REROLL = "reroll"
@@ -111,7 +112,8 @@ class Options:
 
     ``boat_faces``: which of red and green move the boat (M5); a fishers' face left out does
     nothing. ``caught_fish_roll``: what a caught fish's colour does (M7). ``free_fish_roll``: what
-    a free fish's colour does (M6).
+    a free fish's colour does (M6). ``free_fish_move_owed``: whether the move M6 offers must be
+    made (published simulators) or may be declined (the rulebook's "may").
     """
 
     boat_faces: tuple[Face, ...] = (Face.RED, Face.GREEN)
@@ -124,6 +126,13 @@ class Options:
     free_fish_roll: FreeFishRoll = FreeFishRoll.OTHER_FISH
     """What a free fish's colour does: the rulebook lets the roller move another fish (M6); some
     simulators ignore it (``NOTHING``) or have it rolled again (``REROLL``)."""
+    free_fish_move_owed: bool = False
+    """Whether the roller must make the move a free fish's colour offers (M6). The rulebook says
+    the roller "may" move another fish, so by default the move may be declined with ``SkipMove``;
+    published simulators always make it, which is ``True``: then ``MoveFish`` is the only legal
+    command until the move is made. It changes nothing unless ``free_fish_roll`` is
+    ``OTHER_FISH``. A game document written before this option existed reads as ``True``, the
+    reading it was played under."""
 
 
 @frozen

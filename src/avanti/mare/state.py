@@ -49,7 +49,8 @@ class GameState:
     ``boat`` counts the river pieces taken away so far (0-11, M5): the piece in front of the boat
     is ``boat + 1``, and ``boat == 11`` means the boat has reached the sea. ``fish[i]`` is the
     place of ``FISH[i]``: a river piece 1-11, :data:`SEA` (12) when free, :data:`CAUGHT` (0) when
-    caught (M1). ``move_due`` is set while the seat ``turn`` owes a ``MoveFish`` (M6).
+    caught (M1). ``move_due`` is set while the seat ``turn`` has a free fish's move to answer
+    (M6): a ``MoveFish``, or a ``SkipMove`` unless the options make the move owed.
     ``result`` is set once the game has ended (M8). ``rng`` is the seeded generator (M3); it is
     hidden from every view.
     """

@@ -6,7 +6,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from avanti.core.terminal import Drawing, always
-from avanti.mare import CAUGHT, FISH, PIECES, SEA, Command, Fish, MoveFish, Setup, View
+from avanti.mare import CAUGHT, FISH, PIECES, SEA, Command, Fish, MoveFish, Setup, SkipMove, View
 
 __all__ = ["DRAWING", "draw", "explain"]
 
@@ -45,6 +45,8 @@ def explain(setup: Setup, command: Command) -> str:
     """A command of Avanti mare! in words (M3, M6)."""
     if isinstance(command, MoveFish):
         return f"move the {command.fish} fish (M6)"
+    if isinstance(command, SkipMove):
+        return "move no fish: every fish stays where it is (M6)"
     return "roll the die"
 
 

@@ -1,4 +1,4 @@
-"""What a seat may see of a game of Avanti mare!, and the plain-English transcript of events.
+"""What a seat may see of a game of Avanti mare!.
 
 Everything on the table is public in this game; only the seeded generator is hidden, so that
 nobody can foresee the die (M3).
@@ -9,22 +9,12 @@ from __future__ import annotations
 from attrs import frozen
 
 from avanti.mare.events import (
-    DieRolled,
     Event,
-    FishCaught,
-    FishChosen,
-    FishFreed,
-    FishSwam,
-    GameEnded,
-    MoveOffered,
-    PieceRemoved,
-    RollIgnored,
-    TurnPassed,
 )
-from avanti.mare.setup import PIECES, Options, Setup, Side
+from avanti.mare.setup import Options, Side
 from avanti.mare.state import GameState, Result
 
-__all__ = ["View", "describe", "redact", "view"]
+__all__ = ["View", "redact", "view"]
 
 
 @frozen
@@ -63,42 +53,3 @@ def view(state: GameState, seat: int | None) -> View:
 def redact(event: Event, seat: int | None) -> Event | None:
     """Every event is public in Avanti mare!, so each seat sees each event as it is."""
     return event
-
-
-def describe(event: Event, setup: Setup) -> str:
-    """One plain English line for ``event``, naming players from ``setup``; for transcripts."""
-    names = setup.players
-    if isinstance(event, DieRolled):
-        return f"{names[event.seat]} rolls {event.face}."
-    if isinstance(event, FishChosen):
-        return f"{names[event.seat]} chooses the {event.fish} fish."
-    if isinstance(event, FishSwam):
-        return f"The {event.fish} fish swims to piece {event.piece}."
-    if isinstance(event, FishFreed):
-        return f"The {event.fish} fish swims into the sea and is free."
-    if isinstance(event, PieceRemoved):
-        where = (
-            "reaches the sea" if event.piece == PIECES else f"moves up to piece {event.piece + 1}"
-        )
-        return f"Piece {event.piece} is taken away; the boat {where}."
-    if isinstance(event, FishCaught):
-        return f"The {event.fish} fish on piece {event.piece} is caught."
-    if isinstance(event, MoveOffered):
-        return f"The {event.free} fish is free already: {names[event.seat]} moves another fish."
-    if isinstance(event, RollIgnored):
-        again = f"; {names[event.seat]} rolls again" if event.again else ""
-        return f"Nothing happens for {event.face}{again}."
-    if isinstance(event, TurnPassed):
-        return f"{names[event.seat]}'s turn."
-    return _ended(event, setup)
-
-
-def _ended(event: GameEnded, setup: Setup) -> str:
-    counts = f"{event.free} fish free and {event.caught} caught"
-    winner = event.result.winner
-    if winner is None:
-        return f"The game ends with {counts}: a draw."
-    seats = [name for name, side in zip(setup.players, setup.sides, strict=True) if side is winner]
-    backers = f" ({', '.join(seats)})" if seats else ""
-    side = "fish friends" if winner is Side.FISH_FRIENDS else "fisher fans"
-    return f"The game ends with {counts}: the {side} win{backers}."
