@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -305,3 +307,43 @@ def test_replacer_copies_a_frozen_value_with_some_fields_changed() -> None:
     assert replace.names == ("players", "seed", "goal")
     assert replace(setup, {"goal": 12}) == toy.Setup(("Ann",), 3, 12)
     assert setup.goal == 10
+
+
+def _race(store: core.MemoryEventStore[int], stream: str, writers: int) -> list[object]:
+    """``writers`` threads append two events each at version 0 of ``stream``, released at once;
+    what each was told: its new version, or the ``VersionConflict``."""
+    barrier = threading.Barrier(writers)
+    told: list[object] = []
+
+    def write(writer: int) -> None:
+        barrier.wait()
+        try:
+            told.append(store.append(stream, [writer, writer], expected_version=0))
+        except core.VersionConflict as conflict:
+            told.append(conflict)
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return told
+
+
+def test_the_memory_store_lets_exactly_one_of_racing_writers_win() -> None:
+    """Eight threads append at the same version, 300 times over: one write wins each race, the
+    other seven are told of the conflict, and the stream holds exactly the winner's events."""
+    store: core.MemoryEventStore[int] = core.MemoryEventStore()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so an unlocked check-then-write loses
+    try:
+        results = [_race(store, f"game-{race}", 8) for race in range(300)]
+    finally:
+        sys.setswitchinterval(interval)
+    for race, told in enumerate(results):
+        assert told.count(2) == 1  # one writer was told the new version
+        conflicts = [t for t in told if isinstance(t, core.VersionConflict)]
+        assert len(conflicts) == 7
+        assert {(c.expected, c.actual) for c in conflicts} == {(0, 2)}
+        (first, second) = store.read(f"game-{race}")
+        assert first == second

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
@@ -28,18 +29,25 @@ class EventStore(Protocol[EventT]):
 
 
 class MemoryEventStore(Generic[EventT]):
-    """An :class:`EventStore` in a dict; not shared between processes."""
+    """An :class:`EventStore` in a dict; safe to share between threads, not between processes.
+
+    The check of ``expected_version`` and the write happen under one lock, so of several threads
+    appending at the same version exactly one succeeds and the others get ``VersionConflict``.
+    """
 
     def __init__(self) -> None:
         self._streams: dict[str, tuple[EventT, ...]] = {}
+        self._lock = threading.Lock()
 
     def append(self, stream: str, events: Sequence[EventT], expected_version: int) -> int:
         """Add events if the stream is at ``expected_version``; return the new version."""
-        current = self._streams.get(stream, ())
-        if len(current) != expected_version:
-            raise VersionConflict(expected_version, len(current))
-        self._streams[stream] = current + tuple(events)
-        return len(self._streams[stream])
+        added = tuple(events)
+        with self._lock:
+            current = self._streams.get(stream, ())
+            if len(current) != expected_version:
+                raise VersionConflict(expected_version, len(current))
+            self._streams[stream] = after = current + added
+        return len(after)
 
     def read(self, stream: str) -> tuple[EventT, ...]:
         """Every event of the stream, oldest first."""
