@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -351,3 +352,27 @@ def test_play_avanti_reads_quit_as_the_a14_command_and_leave_as_leaving() -> Non
     assert "  2. quit  (quit this delivery run)" in text
     assert "Jack> quit\nJack quits this run." in text
     assert text.rstrip().endswith("Jack> leave\nLeaving the game.")
+
+
+def test_replay_for_a_seat_heads_others_hidden_commands_without_their_notation(
+    tmp_path: Path,
+) -> None:
+    """A30: seat 2 replaying an Avanti game does not learn which card another seat laid."""
+    path = tmp_path / "avanti.json"
+    assert run("demo", "--seed", "7", "--players", "3", "--save", str(path))[0] == 0
+    game = avanti.loads(path.read_text(encoding="utf-8"))
+    code, text = run("replay", str(path), "--seat", "2")
+    assert code == 0
+    others = [
+        game.setup.players[e.seat]
+        for e in game.events
+        if isinstance(e, avanti.CardPlayed) and e.seat != 2
+    ]
+    assert others
+    for line in text.splitlines():
+        for name in set(others):
+            assert not re.search(rf"\d+\. {name}: play \d+ for \d+", line), line
+    assert re.search(r"\d+\. Tina: play \d+ for \d+", text)  # its own commands in full
+    assert re.search(r"\d+\. Jack: drive", text)  # public commands too
+    full = run("replay", str(path))[1]
+    assert re.search(r"\d+\. Jack: play \d+ for \d+", full)  # the whole game for no seat

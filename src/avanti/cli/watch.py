@@ -142,7 +142,11 @@ def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         if command is not None:
             if args.step and not _wait(console, inp):
                 return 0
-            console.print(Rule(f"{number}. {names[command.seat]}: {words}"))
+            # A seat reads another seat's command only as far as its events show it: a card
+            # laid face down is no "play 19 for 4" to the others (A30, F14).
+            hidden = seat is not None and any(redact(e, seat) != e for e in events)
+            heading = names[command.seat] if hidden else f"{names[command.seat]}: {words}"
+            console.print(Rule(f"{number}. {heading}"))
         for event in events:
             shown = event if seat is None else redact(event, seat)
             if shown is not None:

@@ -327,20 +327,8 @@ def _move_offered(s: GameState, e: MoveOffered) -> GameState:
     )
 
 
-def _fish_chosen(s: GameState, e: FishChosen) -> GameState:
-    return build_state(
-        sides=s.sides,
-        options=s.options,
-        boat=s.boat,
-        fish=s.fish,
-        turn=s.turn,
-        move_due=False,
-        result=s.result,
-        rng=s.rng,
-    )
-
-
-def _move_declined(s: GameState, e: MoveDeclined) -> GameState:
+def _move_settled(s: GameState, e: FishChosen | MoveDeclined) -> GameState:
+    """The M6 choice is made (a fish chosen, or the move declined): no move is due any more."""
     return build_state(
         sides=s.sides,
         options=s.options,
@@ -390,8 +378,8 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     FishCaught: _fish_caught,
     PieceRemoved: _piece_removed,
     MoveOffered: _move_offered,
-    FishChosen: _fish_chosen,
-    MoveDeclined: _move_declined,
+    FishChosen: _move_settled,
+    MoveDeclined: _move_settled,
     TurnPassed: _turn_passed,
     GameEnded: _game_ended,
     RollIgnored: _roll_ignored,
