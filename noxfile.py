@@ -64,6 +64,14 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def hostile(session: nox.Session) -> None:
+    """Hostile inputs (huge boards, junk events, huge cash, deep nesting, long names): time, peak
+    memory and memory kept per refusal (not part of the gate, which runs it small)."""
+    session.install("-e", ".")
+    session.run("python", "benchmarks/hostile.py", *session.posargs)
+
+
+@nox.session(default=False)
 def transcripts(session: nox.Session) -> None:
     """Rewrite the golden playthrough transcripts in tests/golden/ (review the diff)."""
     session.install("-e", ".")

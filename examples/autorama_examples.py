@@ -27,7 +27,7 @@ ISAAC, BECKY, CHLOE = 0, 1, 2
 
 def start(scenario: Scenario, first: int = ISAAC) -> Game:
     """A game for the rulebook's three players from a built position."""
-    return autorama.new_game(PLAYERS, first=first, scenario=scenario)
+    return autorama.new_game(PLAYERS, seed=0, first=first, scenario=scenario)
 
 
 def play(title: str, game: Game, *commands: autorama.Command) -> Game:

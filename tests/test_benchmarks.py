@@ -15,6 +15,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "run.py"
 ANATOMY = ROOT / "benchmarks" / "anatomy.py"
+HOSTILE = ROOT / "benchmarks" / "hostile.py"
 
 
 def load_script() -> ModuleType:
@@ -82,3 +83,18 @@ def test_the_anatomy_of_a_step_lists_its_parts_and_every_command_kind() -> None:
     for kind in ("PlayCard", "Drive", "Quit", "Invest", "PlaceEventMarker"):
         assert f"  {kind} " in text
     assert "a frozen state from a draft" in text
+
+
+def test_the_hostile_benchmark_sees_every_input_class_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, str(HOSTILE), "--small", "--repeats", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    text = done.stdout
+    for name in ("huge board", "junk events", "huge cash", "deep nesting", "long names"):
+        assert text.count(f"\n{name} ") == 2
+    assert "accepted (not refused!)" not in text
+    assert "every input refused with a library error: yes" in text

@@ -115,7 +115,7 @@ def test_mare_reward_is_one_for_the_winning_side_and_half_for_a_draw() -> None:
 def test_search_bot_finds_the_best_m6_move_by_sampling() -> None:
     state = owing((6, 6, 9, SEA), boat=5)
     legal = RULES.legal_commands(state)
-    bot = make_bot("search", MARE, new_game(["A", "B"]).setup, 0, iterations=600)
+    bot = make_bot("search", MARE, new_game(["A", "B"], seed=0).setup, 0, iterations=600)
     assert isinstance(bot, SearchBot)
     picks = {bot.choose(RULES.view(state, 0), legal, Rng(seed).stream()) for seed in range(2)}
     assert picks == {MoveFish(0, best_move(state, 1))}
@@ -130,7 +130,7 @@ def test_search_bot_returns_a_forced_command_without_searching() -> None:
 def test_search_bot_stops_a_rollout_that_never_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "MAX_ROLLOUT", 2)
     state = owing((6, 6, 9, SEA), boat=5)
-    bot = make_bot("search", MARE, new_game(["A", "B"]).setup, 0, iterations=3)
+    bot = make_bot("search", MARE, new_game(["A", "B"], seed=0).setup, 0, iterations=3)
     assert repr(bot) == "SearchBot(iterations=3, exploration=0.7)"
     with pytest.raises(RuntimeError, match="did not end within 2 commands"):
         bot.choose(RULES.view(state, 0), RULES.legal_commands(state), Rng(0).stream())
@@ -172,7 +172,7 @@ def test_search_bot_needs_a_positive_budget() -> None:
 
 
 def test_make_bot_builds_every_kind_and_refuses_unknown_ones() -> None:
-    setup = new_game(["Ann", "Bob"]).setup
+    setup = new_game(["Ann", "Bob"], seed=0).setup
     made = [make_bot(kind, MARE, setup, 0) for kind in BOT_KINDS]
     assert [type(bot).__name__ for bot in made] == ["RandomBot", "MareBot", "SearchBot"]
     with pytest.raises(ValueError, match="unknown bot 'clever'"):
@@ -269,7 +269,7 @@ def test_a_game_without_a_sampler_has_no_search_bot(monkeypatch: pytest.MonkeyPa
         default_players=MARE.default_players,
     )
     monkeypatch.setitem(GAMES, "plain", plain)
-    setup = new_game(["Ann", "Bob"]).setup
+    setup = new_game(["Ann", "Bob"], seed=0).setup
     assert type(make_bot("heuristic", plain, setup, 0)) is MareBot
     with pytest.raises(ValueError, match="offers no sampler of hidden states"):
         make_bot("search", plain, setup, 0)

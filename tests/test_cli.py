@@ -262,6 +262,8 @@ def test_play_shows_the_humans_choices_and_plays_to_the_end() -> None:
         "2",
         "--human",
         "0",
+        "--seed",
+        "7",
         "--bots",
         "random",
         stdin="1\n" * 200,
@@ -289,6 +291,42 @@ def test_play_with_only_bots_tells_the_game() -> None:
     assert code == 0
     assert "Ann rolls orange." in text
     assert "The game is over." in text
+
+
+def test_play_refuses_a_number_too_long_or_not_written_in_ascii_digits() -> None:
+    """A line of 5,000 digits made ``int()`` raise (Python's limit is 4,300 digits) and "²",
+    a digit to ``str.isdigit`` but no number to ``int()``, did too: both ended the session with
+    a traceback. Both are refused; a long number is not repeated back whole."""
+    code, text = run(
+        "play", "--game", "mare", "--human", "0", "--seed", "2", stdin=f"{'9' * 5000}\n²\n"
+    )
+    assert code == 0
+    assert "99999999... is not on the list: choose 1 to 1." in text
+    assert "9" * 9 not in text.replace("9" * 5000, "")  # only the echo of the input holds more
+    assert "'²' names no legal command of seat 0; legal now: 'roll'" in text
+    assert text.rstrip().endswith("End of input: leaving the game.")
+
+
+def saved_seed(tmp_path: Path, name: str, *seed: str) -> tuple[int, str]:
+    """The seed of a game ``avanti play`` saves at its first prompt, and what it printed."""
+    path = tmp_path / name
+    code, text = run("play", "--game", "mare", "--human", "0", *seed, stdin=f"save {path}\n")
+    assert code == 0
+    seed_: int = mare.loads(path.read_text(encoding="utf-8")).setup.seed
+    return seed_, text
+
+
+def test_play_deals_from_a_secret_seed_unless_one_is_given(tmp_path: Path) -> None:
+    """Every session used seed 7 by default, so a person at the table could deal every hand and
+    roll to come (M3, A30); now the default is a fresh secret seed, never printed."""
+    first, text = saved_seed(tmp_path, "a.json")
+    second, _ = saved_seed(tmp_path, "b.json")
+    assert first != second  # two 64-bit secrets: equal once in 2**64
+    assert 7 not in (first, second)
+    assert str(first) not in text
+    chosen, text = saved_seed(tmp_path, "c.json", "--seed", "123456789012345")
+    assert chosen == 123456789012345
+    assert "123456789012345" not in text  # a given seed is not shown to the seat either
 
 
 def test_play_says_when_it_cannot_save(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import sys
 import types
@@ -22,7 +23,9 @@ from avanti.autorama.terminal import header as autorama_header
 from avanti.avanti.terminal import explain as explain_avanti
 from avanti.catalog import GAMES, GameInfo
 from avanti.cli import main
+from avanti.cli import seat as cli
 from avanti.cli.render import drawing_for
+from tests.hardening.games_avanti import twin as avanti_twin
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str]:
@@ -376,3 +379,66 @@ def test_replay_for_a_seat_heads_others_hidden_commands_without_their_notation(
     assert re.search(r"\d+\. Jack: drive", text)  # public commands too
     full = run("replay", str(path))[1]
     assert re.search(r"\d+\. Jack: play \d+ for \d+", full)  # the whole game for no seat
+
+
+def test_replay_prints_the_text_the_seat_functions_render_from_the_game(tmp_path: Path) -> None:
+    """The file road (``avanti replay FILE --seat N``) prints what
+    :func:`avanti.cli.seat.replay_text` renders from the game itself, which a server can call
+    without a file."""
+    path = tmp_path / "avanti.json"
+    assert run("demo", "--seed", "7", "--players", "3", "--save", str(path))[0] == 0
+    game = avanti.loads(path.read_text(encoding="utf-8"))
+    info = GAMES["avanti"]
+    for seat in range(3):
+        assert run("replay", str(path), "--seat", str(seat))[1] == cli.replay_text(info, game, seat)
+    assert run("replay", str(path))[1] == cli.replay_text(info, game, None, whole=True)
+
+
+def test_a_spectator_replay_shows_no_hand_and_no_laid_card() -> None:
+    """A30: a spectator reads every deal as a count and every laid card as its player's name."""
+    game = avanti.new_game(["Ann", "Bob", "Cy"], seed=3)
+    while not any(isinstance(e, avanti.CarMoved) for e in game.events):
+        game = game.execute(game.legal_commands()[0])
+    text = cli.replay_text(GAMES["avanti"], game, None)
+    assert [line for line in text.splitlines() if "is dealt" in line] == [
+        "Ann is dealt 3 cards.",
+        "Bob is dealt 3 cards.",
+        "Cy is dealt 3 cards.",
+    ]
+    assert not re.search(r"\d+\. \w+: play \d+ for \d+", text)
+    assert re.search(r"\d+\. Ann ─", text)  # the laid card is headed by the name alone
+    assert re.search(r"\d+\. Ann: play \d+ for \d+", cli.replay_text(GAMES["avanti"], game, 0))
+
+
+def test_play_shows_a_seat_the_turn_the_seat_functions_render() -> None:
+    """The first prompt of ``avanti play`` is :func:`avanti.cli.seat.turn` of the new game."""
+    code, text = run("play", "--human", "0", "--seed", "7", "--players", "3", stdin="")
+    assert code == 0
+    game = avanti.new_game(["Jack", "Isabella", "Tina"], seed=7)
+    prompt = cli.text(cli.turn(GAMES["avanti"], game, 0))
+    assert prompt.startswith("Delivery run 1 begins; Jack is the starting player.\n")
+    assert "\nJack is dealt cards " in prompt
+    assert "\nIsabella is dealt 3 cards.\n" in prompt
+    assert (
+        "Jack (seat 0), your move:\n  1. marker 0  (put the event marker on road space 0" in prompt
+    )
+    assert f"{prompt}Jack> " in text
+
+
+def test_an_avanti_twin_shows_a_seat_the_same_command_line() -> None:
+    """Relabel every card seat 1 may not know and change the number Ann laid face down (A30):
+    the whole log changes, seat 1's replay, table and prompt do not."""
+    game = avanti.new_game(["Ann", "Bob", "Cy"], seed=5)
+    while not any(isinstance(e, avanti.CarMoved) for e in game.events):
+        game = game.execute(game.legal_commands()[0])
+    while not game.view(1).has_laid[0]:  # Ann lays a card face down; Bob looks on
+        game = game.execute(game.legal_commands()[0])
+    twin = avanti_twin(game, 1, random.Random(3))
+    info = GAMES["avanti"]
+    assert twin.events != game.events
+    assert cli.replay_text(info, twin, None, whole=True) != cli.replay_text(
+        info, game, None, whole=True
+    )
+    assert cli.replay_text(info, twin, 1) == cli.replay_text(info, game, 1)
+    assert cli.text(cli.turn(info, twin, 1)) == cli.text(cli.turn(info, game, 1))
+    assert cli.answer(twin, 1, "play 1 for 1") == cli.answer(game, 1, "play 1 for 1")

@@ -112,7 +112,7 @@ def test_an_event_upcaster_that_fails_names_the_event() -> None:
         codec.loads(old_document())
     (message,) = refused.value.errors
     assert message.startswith(
-        "cannot upgrade a version 1 Rolled event: KeyError('size') @ $.events["
+        "cannot upgrade a version 1 Rolled event (missing key 'size') @ $.events["
     )
     with pytest.raises(DecodeError, match="'version' must be an integer from 1 to 2, got 3"):
         codec.event_from_data({"type": "Rolled", "seat": 1, "pips": 4}, version=3)

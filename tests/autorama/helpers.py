@@ -48,7 +48,7 @@ def build(
         checks=checks,
         kept=kept,
     )
-    return new_game(players, first=first, options=options, scenario=scenario)
+    return new_game(players, seed=0, first=first, options=options, scenario=scenario)
 
 
 def play(game: Game, *commands: Command) -> Game:

@@ -83,7 +83,7 @@ def test_f15_a_document_written_before_option_lawyer_choice_still_loads() -> Non
 
 
 def test_a_bad_setup_in_a_document_is_a_decode_error() -> None:
-    text = CODEC.dumps(Setup(("Ann", "Bob")), ())
+    text = CODEC.dumps(Setup(("Ann", "Bob"), 0), ())
     with pytest.raises(DecodeError):
         loads(text)
 

@@ -163,7 +163,7 @@ def quitter_keeps_cards(options: RuleOptions) -> tuple[avanti.Game, avanti.Game]
         phase=Phase.DRIVING,
         round=2,
     )
-    game = avanti.new_game(("A", "B", "C"), options=options, scenario=scenario)
+    game = avanti.new_game(("A", "B", "C"), seed=0, options=options, scenario=scenario)
     return game, game.execute(Drive(2))
 
 
@@ -225,7 +225,7 @@ def test_a19_a_figure_does_not_pass_the_last_space() -> None:
         phase=Phase.DRIVING,
         round=2,
     )
-    game = avanti.new_game(("A", "B", "C"), board=board, scenario=scenario)
+    game = avanti.new_game(("A", "B", "C"), seed=0, board=board, scenario=scenario)
     after = game.execute(Drive(2))
     assert FigureAdvanced(2, 1, 2, 4) in of_type(new_events(game, after), FigureAdvanced)
 
@@ -259,7 +259,7 @@ def atm_game(options: RuleOptions) -> avanti.Game:
         phase=Phase.DRIVING,
         round=2,
     )
-    return avanti.new_game(("A", "B", "C"), options=options, scenario=scenario)
+    return avanti.new_game(("A", "B", "C"), seed=0, options=options, scenario=scenario)
 
 
 def test_a21_each_atm_pays_the_first_car_at_or_ahead_of_it() -> None:
@@ -358,7 +358,7 @@ def lapped(options: RuleOptions) -> avanti.Game:
         phase=Phase.DRIVING,
         round=4,
     )
-    return avanti.new_game(NAMES[:3], options=options, scenario=scenario)
+    return avanti.new_game(NAMES[:3], seed=0, options=options, scenario=scenario)
 
 
 def test_a21_option_race_order_the_car_behind_the_leader_is_second_in_the_race() -> None:
@@ -550,7 +550,7 @@ def test_a24_buying_onto_a_priced_dream_island_ends_the_game_after_investing() -
         phase=Phase.INVESTING,
         ranking=(1, 0, 2),
     )
-    game = avanti.new_game(("A", "B", "C"), board=board, scenario=scenario)
+    game = avanti.new_game(("A", "B", "C"), seed=0, board=board, scenario=scenario)
     game = game.execute(Invest(0, 2))
     assert not game.is_over
     game = game.execute(Invest(1, 0)).execute(Invest(2, 0))

@@ -153,7 +153,7 @@ def test_a12_ties_on_the_start_space_follow_the_previous_run_order() -> None:
 
 
 def test_a12_first_run_ties_are_clockwise_from_the_starting_player() -> None:
-    game = avanti.new_game(("A", "B", "C", "D"), starting_seat=2, start_space=0)
+    game = avanti.new_game(("A", "B", "C", "D"), seed=0, starting_seat=2, start_space=0)
     assert game.state.ranking == (2, 3, 0, 1)
 
 
@@ -206,7 +206,7 @@ def test_a13_the_card_just_played_is_discarded_before_the_draw() -> None:
         phase=avanti.Phase.DRIVING,
         round=2,
     )
-    game = avanti.new_game(("A", "B", "C"), deck=deck, scenario=scenario)
+    game = avanti.new_game(("A", "B", "C"), seed=0, deck=deck, scenario=scenario)
     before = game
     game = game.execute(Drive(0))
     events = new_events(before, game)

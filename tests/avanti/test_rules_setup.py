@@ -46,7 +46,7 @@ def test_a1_player_names_must_differ_exactly() -> None:
 
 
 def test_a2_everyone_starts_with_5000() -> None:
-    game = avanti.new_game(NAMES[:4])
+    game = avanti.new_game(NAMES[:4], seed=0)
     assert game.state.cash == (5000, 5000, 5000, 5000)
 
 
@@ -91,7 +91,7 @@ def test_a4_cars_share_the_start_space_until_they_leave_it() -> None:
 
 
 def test_a5_island_path_with_dream_island() -> None:
-    game = avanti.new_game(NAMES[:3])
+    game = avanti.new_game(NAMES[:3], seed=0)
     assert game.state.island == (0, 0, 0)
     assert game.state.table.island_length == 12
     assert game.state.table.dream_island_start == 10
@@ -142,9 +142,15 @@ def test_a7_setup_may_name_the_start_space_and_skip_the_command() -> None:
 
 
 def test_a29_the_seed_is_a_whole_number() -> None:
+    """The core checks the setup's form before the rules see it, naming the field by its path
+    and the type found, never the value; the record's setup rule is A1."""
     with pytest.raises(InvalidSetup) as error:
         avanti.new_game(NAMES[:3], "7")  # type: ignore[arg-type]  # a str on purpose
-    assert error.value.rule == "A29"
+    assert error.value.rule == "A1"
+    assert str(error.value).startswith("A1: setup.seed must be")
+    assert str(error.value).endswith("not str")
+    with pytest.raises(InvalidSetup, match=r"setup\.seed"):
+        avanti.new_game(NAMES[:3], True)  # a bool is no seed, as in JSON
 
 
 def test_a29_same_seed_same_log_other_seed_other_deal() -> None:

@@ -10,6 +10,8 @@ well-typed commands, invariants, a hidden twin) and one line in ``SPECS``.
 - ``test_hostile``, ``test_hostile_boards``: hostile JSON documents, board and deck files.
 - ``test_hidden``: twins differing only in hidden facts look the same to a seat; no view or
   event stream holds the seed or another hidden value.
+- ``test_received``: everything a seat can receive (views, streams, notation, errors about its own
+  commands, the public setup, the command line's per-seat output) is the same for twins.
 - ``test_determinism``: byte-identical logs, the global ``random`` state and hash seeds untouched.
 - ``test_scenarios``: positions to start from, refused or sound in play.
 - ``test_regressions``: the bugs these properties found.

@@ -26,7 +26,7 @@ from avanti.autorama import (
     VehiclesOfferedWithLawyer,
     VehiclesRevealed,
 )
-from avanti.autorama.setup import starting_cash
+from avanti.autorama.setup import MAX_BID, starting_cash
 from tests.hardening.spec import AnyGame, GameSpec
 
 CARDS = list(range(1, 31))
@@ -47,7 +47,11 @@ def commands(game: AnyGame) -> st.SearchStrategy[Any]:
     seats = st.integers(-1, game.state.players)
     cards = st.integers(-1, 32)
     return st.one_of(
-        st.builds(autorama.Bid, seats, st.integers(-1, 30)),
+        st.builds(
+            autorama.Bid,
+            seats,
+            st.one_of(st.integers(-1, 30), st.integers(MAX_BID - 1, MAX_BID + 2)),
+        ),
         st.builds(autorama.Pass, seats),
         st.builds(autorama.PlayAdvisor, seats, cards, st.booleans()),
         st.builds(autorama.Offer, seats, st.lists(cards, max_size=3).map(tuple)),
@@ -113,6 +117,18 @@ def invariants(game: AnyGame) -> None:
             case AdvisorPlayed(seat=seat, boosted=True):
                 cash[seat] -= BOOST_COST
     assert tuple(cash) == state.cash
+    # F2, F11: the box's money and every bonus bound everybody's cash, so an auction lists at
+    # most MAX_BID + 2 commands.
+    assert sum(state.cash) <= MAX_BID
+    if phase is Phase.HIRING:
+        assert len(game.legal_commands()) <= MAX_BID + 2
+    # The public setup holds everything but the seed (F1).
+    assert game.public_setup == autorama.PublicSetup(
+        players=game.setup.players,
+        first=game.setup.first,
+        options=game.setup.options,
+        scenario=None,
+    )
     for seat, bid in enumerate(state.bids):
         assert bid is None or 0 <= bid <= state.cash[seat]
     # F18, F20: the game is over exactly when every vehicle is sold, and then it has a result.

@@ -43,6 +43,7 @@ from avanti.mare import (
     legal_commands,
     new_game,
     outcome,
+    rules,
 )
 
 from .helpers import built
@@ -74,7 +75,7 @@ def test_m2_one_to_six_players(players: int) -> None:
         ([], None, 0, "1 to 6 players, got 0"),
         ([f"P{n}" for n in range(7)], None, 0, "1 to 6 players, got 7"),
         (["Ann", "Ann"], None, 0, "names must differ"),
-        (["Ann", ""], None, 0, "non-empty name"),
+        (["Ann", ""], None, 0, "seat 1: a name must have 1 to 40 characters, not 0"),
         (["Ann", "Bob"], (Side.FISH_FRIENDS,), 0, "needs a side, got 1 sides"),
         (["Ann", "Bob"], None, 2, "first seat must be from 0 to 1, got 2"),
         (["Ann", "Bob"], None, -1, "got -1"),
@@ -334,21 +335,50 @@ def test_m9_a_free_fish_colour_may_be_ignored(reading: FreeFishRoll, again: bool
 
 
 @pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (
+            Options(boat_faces=(Face.BLUE,)),
+            "boat_faces must be distinct fishers' faces (red, green)",
+        ),
+        (
+            Options(boat_faces=(Face.RED, Face.RED)),
+            "boat_faces must be distinct fishers' faces (red, green)",
+        ),
+        (
+            Options(boat_faces=(Face.RED,) * 3),
+            "boat_faces names at most 2 faces (red, green), got 3",
+        ),
+    ],
+)
+def test_m9_bad_options_are_refused(options: Options, words: str) -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        new_game(["Ann"], seed=0, options=options)
+    assert caught.value.rule == "M9"
+    assert caught.value.message == words
+
+
+@pytest.mark.parametrize(
     "options",
     [
-        Options(boat_faces=(Face.BLUE,)),
-        Options(boat_faces=(Face.RED, Face.RED)),
         Options(boat_faces=["red"]),  # type: ignore[arg-type]  # a list of strings, on purpose
+        Options(boat_faces=("red",)),  # type: ignore[arg-type]  # a string for a face, on purpose
         Options(caught_fish_roll="boat"),  # type: ignore[arg-type]  # a string, on purpose
         Options(free_fish_roll="nothing"),  # type: ignore[arg-type]  # a string, on purpose
         Options(free_fish_move_owed=1),  # type: ignore[arg-type]  # a number, on purpose
         Options(free_fish_move_owed="yes"),  # type: ignore[arg-type]  # a string, on purpose
     ],
 )
-def test_m9_bad_options_are_refused(options: Options) -> None:
+def test_m9_options_of_the_wrong_form_are_refused(options: Options) -> None:
+    # The core checks the form of every setup first, naming the setup rule (M2); the game's own
+    # check of the options (M9) refuses the same values when called on its own.
     with pytest.raises(InvalidSetup) as caught:
-        new_game(["Ann"], options=options)
-    assert caught.value.rule == "M9"
+        new_game(["Ann"], seed=0, options=options)
+    assert caught.value.rule == "M2"
+    assert caught.value.message.startswith("setup.options.")
+    with pytest.raises(InvalidSetup) as direct:
+        rules.check_options(options)
+    assert direct.value.rule == "M9"
 
 
 def test_m9_no_boat_faces_is_a_valid_reading() -> None:
@@ -357,15 +387,61 @@ def test_m9_no_boat_faces_is_a_valid_reading() -> None:
 
 
 @pytest.mark.parametrize(
-    ("setup", "rule", "words"),
+    ("setup", "words", "own_rule", "own_words"),
     [
-        (Setup(["Ann"], (Side.FISH_FRIENDS,)), "M2", "players must be a tuple"),  # type: ignore[arg-type]  # a list, on purpose
-        (Setup(("Ann",), ("fish-friends",)), "M2", "tuple of Side values"),  # type: ignore[arg-type]  # a string, on purpose
-        (Setup(("Ann",), (Side.FISH_FRIENDS,), seed="7"), "M3", "seed must be an integer"),  # type: ignore[arg-type]  # a string, on purpose
+        (
+            Setup(["Ann"], (Side.FISH_FRIENDS,)),  # type: ignore[arg-type]  # a list, on purpose
+            "setup.players must be a tuple, not list",
+            "M2",
+            "players must be a tuple of names, not list",
+        ),
+        (
+            Setup(("Ann",), ("fish-friends",)),  # type: ignore[arg-type]  # a string, on purpose
+            "setup.sides[0] must be Side, not str",
+            "M2",
+            "sides must be a tuple of Side values",
+        ),
+        (
+            Setup(("Ann",), (Side.FISH_FRIENDS,), seed="7"),  # type: ignore[arg-type]  # a string, on purpose
+            "setup.seed must be int, not str",
+            "M3",
+            "the seed must be an int, not str",
+        ),
+        (
+            Setup(("Ann",), (Side.FISH_FRIENDS,), first=True),
+            "setup.first must be int, not bool",
+            "M2",
+            "the first seat must be from 0 to 0, got a bool",
+        ),
+        (
+            Setup(("Ann",), [Side.FISH_FRIENDS]),  # type: ignore[arg-type]  # a list, on purpose
+            "setup.sides must be a tuple, not list",
+            "M2",
+            "sides must be a tuple of Side values, not list",
+        ),
+        (
+            Setup(("Ann",), (Side.FISH_FRIENDS,), options=None),  # type: ignore[arg-type]  # on purpose
+            "setup.options must be Options, not NoneType",
+            "M9",
+            "options must be an avanti.mare.Options, not NoneType",
+        ),
     ],
 )
-def test_m2_m3_setups_built_by_hand_are_checked_too(setup: Setup, rule: str, words: str) -> None:
+def test_m2_m3_setups_built_by_hand_are_checked_too(
+    setup: Setup, words: str, own_rule: str, own_words: str
+) -> None:
     with pytest.raises(InvalidSetup) as caught:
         Game.new(setup)
-    assert caught.value.rule == rule
-    assert words in caught.value.message
+    assert (caught.value.rule, caught.value.message) == ("M2", words)  # the core's form check
+    with pytest.raises(InvalidSetup) as own:
+        rules.check_setup(setup)  # the game's own check refuses it too, naming its rule
+    assert (own.value.rule, own.value.message) == (own_rule, own_words)
+
+
+def test_m2_a_setup_that_is_no_setup_is_refused() -> None:
+    with pytest.raises(InvalidSetup) as caught:
+        rules.check_setup(None)  # type: ignore[arg-type]  # not a setup, on purpose
+    assert (caught.value.rule, caught.value.message) == (
+        "M2",
+        "a setup must be an avanti.mare.Setup, not NoneType",
+    )

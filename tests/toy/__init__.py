@@ -16,6 +16,7 @@ import enum
 from attrs import frozen
 
 from avanti import core
+from avanti.core.limits import names_problem
 
 
 class Reason(enum.StrEnum):
@@ -106,9 +107,24 @@ CODEC: core.Codec[Setup, Command, Event] = core.Codec(
 )
 
 
+@frozen
+class PublicSetup:
+    """What every seat may know of a race: the players and the goal (not the seed)."""
+
+    players: tuple[str, ...]
+    goal: int
+
+
+def public_setup(setup: Setup) -> PublicSetup:
+    return PublicSetup(setup.players, setup.goal)
+
+
 def start(setup: Setup) -> tuple[State, tuple[Event, ...]]:
     if not 1 <= len(setup.players) <= 4:
         raise core.InvalidSetup("the race takes 1 to 4 players", rule="T1")
+    problem = names_problem(setup.players)
+    if problem is not None:
+        raise core.InvalidSetup(problem, rule="T1")
     n = len(setup.players)
     state = State(setup.goal, (0,) * n, (None,) * n, 0, None, core.Rng(setup.seed))
     events: list[Event] = []
@@ -207,6 +223,8 @@ RULES: core.Ruleset[Setup, State, Command, Event, View, Outcome] = core.Ruleset(
     outcome=outcome,
     cause=cause,
     notations=notations,
+    public=public_setup,
+    setup_rule="T1",
 )
 """The toy ruleset: its functions in one record (``waiting``, ``fold`` and ``execute`` default)."""
 

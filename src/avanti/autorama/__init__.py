@@ -7,6 +7,12 @@ Rules are cited by the ids F1-F20 of the rules page. Money is counted in thousan
 >>> game = autorama.new_game(["Ann", "Bob", "Cy"], seed=7)
 >>> game.view(0).phase
 <Phase.HIRING: 'hiring'>
+
+Left out, the seed is drawn afresh for every game (it deals every card, so it stays on the
+server); a front end is sent :attr:`Game.public_setup`, which holds no seed:
+
+>>> game.public_setup.players
+('Ann', 'Bob', 'Cy')
 """
 
 from avanti.autorama.cards import Kind, dollars, kind_of
@@ -50,7 +56,15 @@ from avanti.autorama.game import CODEC, RULES, Game, decide, dumps, execute, loa
 from avanti.autorama.reasons import Reason
 from avanti.autorama.rules import legal_commands, outcome, waiting
 from avanti.autorama.scoring import Assignment, Outcome, Score, best_assignment
-from avanti.autorama.setup import Options, Phase, Scenario, Setup
+from avanti.autorama.setup import (
+    Options,
+    Phase,
+    PublicScenario,
+    PublicSetup,
+    Scenario,
+    Setup,
+    public_setup,
+)
 from avanti.autorama.state import GameState, Step
 from avanti.autorama.views import View, redact, view
 from avanti.core import IllegalCommand, InvalidSetup
@@ -89,6 +103,8 @@ __all__ = [
     "Passed",
     "Phase",
     "PlayAdvisor",
+    "PublicScenario",
+    "PublicSetup",
     "Reason",
     "Scenario",
     "Score",
@@ -116,6 +132,7 @@ __all__ = [
     "loads",
     "new_game",
     "outcome",
+    "public_setup",
     "redact",
     "replay",
     "view",

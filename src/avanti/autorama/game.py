@@ -11,9 +11,10 @@ from avanti.autorama.commands import COMMANDS, Command
 from avanti.autorama.events import EVENTS, Event
 from avanti.autorama.notation import notations
 from avanti.autorama.scoring import Outcome
-from avanti.autorama.setup import Options, Scenario, Setup
+from avanti.autorama.setup import Options, PublicSetup, Scenario, Setup, public_setup
 from avanti.autorama.state import GameState
 from avanti.autorama.views import View
+from avanti.core.limits import new_seed
 
 __all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
 
@@ -42,6 +43,8 @@ RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Rule
     outcome=rules.outcome,
     cause=rules.cause,
     notations=notations,
+    public=public_setup,
+    setup_rule="F1",
 )
 """The rules of For Sale: Autorama (F1-F20) as one record, bound to :class:`Game`."""
 
@@ -54,6 +57,13 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
 
     __slots__ = ()
 
+    @property
+    def public_setup(self) -> PublicSetup:
+        """The setup as every seat may know it (:class:`~avanti.autorama.PublicSetup`): names,
+        start player, options and a scenario's public facts; never the seed (F1) nor anybody's
+        cash or cards (F2, F8). Send a front end this, never :attr:`setup`."""
+        return public_setup(self.setup)
+
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state`` (functional form), its form checked first.
@@ -65,7 +75,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
 def new_game(
     players: Sequence[str],
-    seed: int = 0,
+    seed: int | None = None,
     *,
     first: int = 0,
     options: Options = Options(),  # noqa: B008  Options is frozen, so sharing it is safe
@@ -73,11 +83,17 @@ def new_game(
 ) -> Game:
     """Start a game for 3-6 players (F1), ``first`` starting the first round (F3).
 
-    With a ``scenario`` the game starts from that built position instead of shuffled decks.
+    ``seed`` deals every card (F1) and is the server's secret: left out, a fresh one nobody can
+    guess is drawn with :func:`avanti.core.limits.new_seed`. Pass a seed only to deal a known
+    game again (tests, examples, replays), and show players :attr:`Game.public_setup`, never
+    ``game.setup``. With a ``scenario`` the game starts from that built position instead of
+    shuffled decks.
 
-    :raises InvalidSetup: the setup breaks F1-F3 or the scenario does not fit together.
+    :raises InvalidSetup: the setup breaks F1-F3 or the scenario does not fit together; a seed,
+        start player or option of the wrong type is refused the same way (rule F1).
     """
-    return Game.new(Setup(tuple(players), seed, first, options, scenario))
+    chosen = new_seed() if seed is None else seed
+    return Game.new(Setup(tuple(players), chosen, first, options, scenario))
 
 
 def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Game:

@@ -108,7 +108,9 @@ def decide_pass(state: GameState, command: Pass) -> Emitter:
 
 
 def legal_hiring(state: GameState) -> tuple[Command, ...]:
-    """F4, F5: the seat to act may pass or bid any amount from the lowest legal bid to its cash."""
+    """F4, F5: the seat to act may pass or bid any amount from the lowest legal bid to its cash
+    (never more than :data:`~avanti.autorama.setup.MAX_BID`, so at most ``MAX_BID + 2``
+    commands)."""
     seat = state.turn
     assert seat is not None
     return _hiring_commands(seat, _lowest_legal_bid(state), state.cash[seat])
@@ -117,5 +119,9 @@ def legal_hiring(state: GameState) -> tuple[Command, ...]:
 @functools.lru_cache(maxsize=1024)
 def _hiring_commands(seat: int, lowest: int, highest: int) -> tuple[Command, ...]:
     """``Pass`` and every ``Bid`` from ``lowest`` to ``highest``, built once for each range:
-    commands are values, and a bot asks for the same few ranges game after game."""
+    commands are values, and a bot asks for the same few ranges game after game.
+
+    Small keys and values: only states of accepted setups ask, where no seat ever holds more
+    than :data:`~avanti.autorama.setup.MAX_BID` (F2, F11), so an entry lists at most
+    ``MAX_BID + 2`` commands."""
     return (Pass(seat), *(Bid(seat, amount) for amount in range(lowest, highest + 1)))

@@ -44,6 +44,7 @@ from avanti.autorama.commands import (
     TakeBack,
     UseMechanic,
 )
+from avanti.autorama.setup import MAX_BID
 from avanti.autorama.state import GameState
 from avanti.core.notation import spellings
 
@@ -89,27 +90,59 @@ _NAMED = (" with lawyer {lawyer}", " using lawyer {lawyer}")
 
 
 def notations(state: GameState, command: Command) -> tuple[str, ...]:
-    """Every spelling of ``command``, the notation first (F4, F5, F9, F10, F14-F16)."""
+    """Every spelling of ``command``, the notation first (F4, F5, F9, F10, F14-F16).
+
+    The spellings of commands that could be legal in some game are remembered; those of any
+    other command (a bid above :data:`~avanti.autorama.setup.MAX_BID`, a card not in the deck,
+    an offer of three) are written afresh each time, so no caller fills the caches with them.
+    """
     if isinstance(command, Bid):
-        return _bid(command.amount)
+        amount = command.amount
+        return (_bid if _is_amount(amount) else _bid.__wrapped__)(amount)
     if isinstance(command, Pass):
         return _PASS
     if isinstance(command, PlayAdvisor):
-        return _advisor(command.advisor, command.boost)
+        number = command.advisor
+        return (_advisor if _is_card(number) else _advisor.__wrapped__)(number, command.boost)
     if isinstance(command, Offer):
-        return _offer(command.vehicles)
+        return _offer_of(command.vehicles)
     if isinstance(command, OfferWithLawyer):
-        return _offer_with(command.vehicles, command.lawyer)
+        vehicles, lawyer = command.vehicles, command.lawyer
+        known = _is_offer(vehicles) and _is_card(lawyer)
+        return (_offer_with if known else _offer_with.__wrapped__)(vehicles, lawyer)
     if isinstance(command, TakeBack):
-        return _take_back(command.vehicle)
+        vehicle = command.vehicle
+        return (_take_back if _is_card(vehicle) else _take_back.__wrapped__)(vehicle)
     if isinstance(command, UseMechanic):
         return _USE
     assert isinstance(command, DeclineMechanic)
     return _DECLINE
 
 
+def _offer_of(vehicles: tuple[int, ...]) -> tuple[str, ...]:
+    """The spellings of an offer of ``vehicles``, remembered only for an offer's shape."""
+    return (_offer if _is_offer(vehicles) else _offer.__wrapped__)(vehicles)
+
+
+def _is_amount(amount: object) -> bool:
+    """Whether ``amount`` is a bid some game may see: 0 to ``MAX_BID`` (F2, F4, F11)."""
+    return type(amount) is int and 0 <= amount <= MAX_BID
+
+
+def _is_card(number: object) -> bool:
+    """Whether ``number`` is an advisor's or a vehicle's (1-30, F1)."""
+    return type(number) is int and number in ADVISORS
+
+
+def _is_offer(vehicles: object) -> bool:
+    """Whether ``vehicles`` is an offer's shape: one or two vehicles (F14, F15)."""
+    return type(vehicles) is tuple and 1 <= len(vehicles) <= 2 and all(map(_is_card, vehicles))
+
+
 # Each is remembered: a reader asks for the spellings of every legal command at every move.
-# ``typed``: ``True`` and ``1`` are equal keys otherwise, and must not share spellings.
+# ``typed``: ``True`` and ``1`` are equal keys otherwise, and must not share spellings. Only
+# commands that fit a game reach the caches (see ``notations``), so their keys are few: at most
+# 142 amounts, 30 advisors twice, 465 offers (each with 30 Lawyers named) and 30 vehicles.
 
 
 @functools.lru_cache(maxsize=1024, typed=True)
@@ -146,7 +179,7 @@ def _offer(vehicles: tuple[int, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=4096, typed=True)
 def _offer_with(vehicles: tuple[int, ...], lawyer: int) -> tuple[str, ...]:
     """Two vehicles with the Lawyer named (F15): a spelling of the pair, then the Lawyer."""
-    pair = _offer(vehicles)
+    pair = _offer_of(vehicles)
     named = [form + suffix.format(lawyer=lawyer) for suffix in _NAMED for form in pair]
     listed = " and ".join(str(v) for v in vehicles)
     return spellings([*named, f"use lawyer {lawyer} to offer {listed}"])

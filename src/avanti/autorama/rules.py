@@ -245,8 +245,10 @@ def legal_commands(state: GameState) -> tuple[Command, ...]:
 
     Nothing else is accepted.
 
-    In an auction every amount from the lowest legal bid up to the bidder's cash is listed
-    (at most a few dozen).
+    In an auction every amount from the lowest legal bid up to the bidder's cash is listed:
+    a few dozen in a shuffled game, and never more than
+    :data:`~avanti.autorama.setup.MAX_BID` + 1 bids, since a setup may hand out no more cash than
+    the box holds (F2, :data:`~avanti.autorama.setup.MAX_CASH`).
     """
     if state.phase is Phase.HIRING:
         return legal_hiring(state)

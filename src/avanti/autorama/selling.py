@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from avanti.autorama.cards import Kind, kind_of
+from avanti.autorama.cards import VEHICLES, Kind, kind_of
 from avanti.autorama.commands import (
     Command,
     DeclineMechanic,
@@ -26,7 +26,7 @@ from avanti.autorama.events import (
 )
 from avanti.autorama.flow import Emitter
 from avanti.autorama.reasons import Reason
-from avanti.autorama.setup import Phase
+from avanti.autorama.setup import MAX_PLAYERS, Phase
 from avanti.autorama.state import GameState, Step
 from avanti.core import CoreReason, refuse
 
@@ -231,13 +231,22 @@ def _settle_if_ready(em: Emitter) -> None:
     em.next_checks()
 
 
+_OFFERS = MAX_PLAYERS * (len(VEHICLES) + len(VEHICLES) * (len(VEHICLES) - 1) // 2)
+"""How many offers there are at all (F14, F15): six seats times 30 vehicles and 435 pairs
+(2790), the bound of :func:`_offer`'s cache."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _offers(
     seat: int, hand: tuple[int, ...], pairs: bool, lawyers: tuple[int, ...]
 ) -> tuple[Offer | OfferWithLawyer, ...]:
     """Every single vehicle of ``hand`` offered, then every pair if ``pairs`` (F14, F15), each
     pair also with every Lawyer of ``lawyers`` named (F15); built once per hand, since commands
-    are values."""
+    are values.
+
+    Small keys and values: only states of accepted setups ask, where a hand holds at most one
+    vehicle per round of checks (at most 10, F1, F9) and a seat at most the three Lawyers, so an
+    entry lists at most 10 + 45 * 4 = 190 offers."""
     singles = tuple([_offer(seat, (v,)) for v in hand])
     if not pairs:
         return singles
@@ -248,10 +257,10 @@ def _offers(
     return tuple(offers)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_OFFERS)
 def _offer(seat: int, vehicles: tuple[int, ...]) -> Offer:
-    """One offer, built once: a hand met for the first time is mostly offers met before (at
-    most six seats times 30 vehicles and 435 pairs)."""
+    """One offer, built once: a hand met for the first time is mostly offers met before. Only
+    :func:`_offers` asks, for the hands of accepted setups, so the cache holds real offers only."""
     return Offer(seat, vehicles)
 
 

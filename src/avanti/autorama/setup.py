@@ -9,20 +9,33 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable
 
-from attrs import frozen
+from attrs import field, frozen
 
-from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES
+from avanti.autorama.cards import (
+    ADVISORS,
+    CHECKS,
+    GENERAL_MANAGER_BONUS,
+    SALES_DIRECTOR_BONUS,
+    VEHICLES,
+)
 from avanti.core import InvalidSetup
+from avanti.core.limits import names_problem, new_seed
 
 __all__ = [
+    "MAX_BID",
+    "MAX_CASH",
     "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_SEED_BITS",
     "MIN_PLAYERS",
     "Options",
     "Phase",
+    "PublicScenario",
+    "PublicSetup",
     "Scenario",
     "Setup",
+    "public_setup",
     "removed_per_deck",
     "starting_cash",
     "validate",
@@ -32,6 +45,21 @@ MIN_PLAYERS = 3
 """F1: the fewest players."""
 MAX_PLAYERS = 6
 """F1: the most players."""
+MAX_CASH = 120
+"""F2: the most cash a scenario may hand out, all seats together, in thousands: the money in
+the box, 12 tokens of $5,000 and 60 of $1,000 ($120,000). Starting cash never needs more (28 each
+for 3-4 players is at most 112, 20 each for 5-6 at most 120)."""
+MAX_BID = MAX_CASH + 3 * SALES_DIRECTOR_BONUS + 3 * GENERAL_MANAGER_BONUS
+"""F2, F4, F11: the most cash any seat can ever hold, so the highest bid it can ever make
+(141): all of :data:`MAX_CASH` plus every bonus the three Sales Directors and the three General
+Managers can earn from the supply. An auction therefore lists at most ``MAX_BID + 2`` commands
+(a ``Pass`` and every ``Bid`` from 0 up)."""
+MAX_ROUNDS = len(ADVISORS) // MIN_PLAYERS
+"""F1, F4: the most rounds a phase can have (10): a deck of 30 cards dealt to 3 players, none
+removed. With ``n`` players a phase has at most ``30 // n`` rounds."""
+MAX_SEED_BITS = 128
+"""F1: the widest seed, in bits (sign apart). The shuffles read the low 128 bits of a seed, so a
+wider one deals nothing new; :func:`avanti.core.limits.new_seed` draws 64."""
 
 
 class Phase(enum.Enum):
@@ -92,6 +120,11 @@ class Scenario:
 
     Every player must hold what the rest of the game needs: in phase 2 one advisor per round of
     vehicles, in phase 3 one vehicle per round of checks, and so on.
+
+    The box bounds it (checked before anything is built): each card at most as often as its
+    deck holds it (F1), the rounds already played of ``phase`` plus those its deck still deals
+    at most ``30 // players`` (F4), and the cash of all seats together at most
+    :data:`~avanti.autorama.setup.MAX_CASH`, the money in the box (F2).
     """
 
     phase: Phase = Phase.HIRING
@@ -135,60 +168,188 @@ class Setup:
     """The parameters of a game: player names (3-6, distinct, clockwise), seed, start player,
     options.
 
+    ``seed`` deals every card of the game (F1): it is the server's secret, never to be shown to
+    a player (send :func:`public_setup` instead). Left out, a fresh one nobody can guess is drawn
+    with :func:`avanti.core.limits.new_seed`; pass one to replay a known deal.
+
     ``first`` is the start player of the first round (F3); ``scenario``, when given, replaces the
     shuffled decks with a built position.
     """
 
     players: tuple[str, ...]
-    seed: int = 0
+    seed: int = field(factory=new_seed)
     first: int = 0
     options: Options = Options()
     scenario: Scenario | None = None
 
 
+@frozen(kw_only=True)
+class PublicScenario:
+    """What every seat may know of a :class:`Scenario`: the phase and round, how many cards each
+    deck and each hand holds, and the advisors kept face up.
+
+    - ``phase``, ``round`` (F4, F9, F14): where the game starts, announced to all.
+    - ``advisors_left``, ``vehicles_left``, ``checks_left`` (F1): how many cards each deck holds,
+      never their order.
+    - ``removed`` (F1): how many advisors, vehicles and checks are out of the game, never which.
+    - ``advisor_counts``, ``vehicle_counts``, ``check_counts`` (F8, F14): how many cards each seat
+      holds, never which: hands and checks won are face down.
+    - ``kept`` (F9, F12): the advisors each seat played and keeps face up.
+
+    Never in it: the decks' order, the hands, the checks won, or anybody's cash (F2).
+    """
+
+    phase: Phase
+    round: int
+    advisors_left: int
+    vehicles_left: int
+    checks_left: int
+    removed: tuple[int, int, int]
+    advisor_counts: tuple[int, ...]
+    vehicle_counts: tuple[int, ...]
+    check_counts: tuple[int, ...]
+    kept: tuple[tuple[int, ...], ...]
+
+
+@frozen(kw_only=True)
+class PublicSetup:
+    """What every seat may know of a :class:`Setup`: what a front end may show each player.
+
+    - ``players`` (F1): the names, clockwise from seat 0.
+    - ``first`` (F3): the start player of the first round.
+    - ``options`` (F6, F15): the readings of the rules the table plays by.
+    - ``scenario``: a built position's public facts (:class:`PublicScenario`), or ``None`` for a
+      shuffled game, whose decks (F1) and starting cash (F2, 28 or 20 each) follow from the
+      number of players.
+
+    Never in it: the seed, which deals every card to come (F1), nor a scenario's hidden facts.
+    """
+
+    players: tuple[str, ...]
+    first: int
+    options: Options
+    scenario: PublicScenario | None
+
+
+def public_setup(setup: Setup) -> PublicSetup:
+    """The part of ``setup`` every seat may know (see :class:`PublicSetup`): no seed, and of a
+    scenario only its public facts (F1, F2, F8, F12, F14)."""
+    s = setup.scenario
+    if s is None:
+        return PublicSetup(
+            players=setup.players, first=setup.first, options=setup.options, scenario=None
+        )
+    n = len(setup.players)
+    advisors, vehicles, checks, kept = (
+        s.advisors_of(n),
+        s.vehicles_of(n),
+        s.checks_of(n),
+        s.kept_of(n),
+    )
+    named = (
+        len(s.advisor_deck) + sum(map(len, advisors)) + sum(map(len, kept)),
+        len(s.vehicle_deck) + sum(map(len, vehicles)),
+        len(s.check_deck) + sum(map(len, checks)),
+    )
+    scenario = PublicScenario(
+        phase=s.phase,
+        round=s.round,
+        advisors_left=len(s.advisor_deck),
+        vehicles_left=len(s.vehicle_deck),
+        checks_left=len(s.check_deck),
+        removed=(len(ADVISORS) - named[0], len(VEHICLES) - named[1], len(CHECKS) - named[2]),
+        advisor_counts=tuple(map(len, advisors)),
+        vehicle_counts=tuple(map(len, vehicles)),
+        check_counts=tuple(map(len, checks)),
+        kept=kept,
+    )
+    return PublicSetup(
+        players=setup.players, first=setup.first, options=setup.options, scenario=scenario
+    )
+
+
 def validate(setup: Setup) -> None:
     """Check a setup against F1-F3 and, for a scenario, that its cards and hands fit together.
 
-    Player names must differ, compared exactly: ``"Ann"`` and ``"ann"`` are two players (names
-    are shown as given, never folded).
+    Player names are checked by :func:`avanti.core.limits.names_problem` (1 to 40 printable
+    characters, no space at either end) and must differ, compared exactly: ``"Ann"`` and
+    ``"ann"`` are two players (names are shown as given, never folded).
+
+    Every size is checked before anything is built from it: at most :data:`MAX_PLAYERS` names,
+    a seed of at most :data:`MAX_SEED_BITS` bits, a scenario's round at most ``30 // players``
+    (:data:`MAX_ROUNDS` with 3), at most the 30 cards of each deck, and at most
+    :data:`MAX_CASH` in all. The messages name the seat or field, never a hidden value.
+
+    The core has checked the setup's form (every field of its exact declared type) first.
 
     :raises InvalidSetup: naming the rule the setup breaks.
     """
     n = len(setup.players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidSetup(f"the game takes 3 to 6 players, not {n}", rule="F1")
-    if not all(isinstance(name, str) and name for name in setup.players):
-        raise InvalidSetup("every player needs a non-empty name", rule="F1")
-    if len(set(setup.players)) != n:
-        raise InvalidSetup(f"player names must differ, got {list(setup.players)}", rule="F1")
+        raise InvalidSetup(
+            f"the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}", rule="F1"
+        )
+    problem = names_problem(setup.players)
+    if problem is not None:
+        raise InvalidSetup(problem, rule="F1")
     if not 0 <= setup.first < n:
         raise InvalidSetup(f"the start player must be a seat from 0 to {n - 1}", rule="F3")
+    if setup.seed.bit_length() > MAX_SEED_BITS:
+        raise InvalidSetup(
+            f"the seed must be a whole number of at most {MAX_SEED_BITS} bits", rule="F1"
+        )
     if setup.scenario is not None:
         _validate_scenario(setup.scenario, n)
 
 
 def _validate_scenario(s: Scenario, n: int) -> None:
+    """The sizes first (rounds, per-seat tuples, card counts, cash), then the cards, then how
+    the hands fit the phases."""
     if s.phase is Phase.OVER:
         raise InvalidSetup("a scenario starts in phase 1, 2 or 3", rule="F1")
-    if s.round < 1:
-        raise InvalidSetup("rounds are counted from 1", rule="F4")
+    most = len(ADVISORS) // n
+    if not 1 <= s.round <= most:
+        raise InvalidSetup(
+            f"rounds are counted from 1, and a phase has at most {most} with {n} players",
+            rule="F4",
+        )
     for name in ("cash", "advisors", "vehicles", "checks", "kept"):
         value = getattr(s, name)
         if value and len(value) != n:
             raise InvalidSetup(f"{name} needs one entry per seat ({n})", rule="F1")
-    if any(amount < 0 for amount in s.cash):
-        raise InvalidSetup("cash cannot be negative", rule="F2")
-    advisors = [*s.advisor_deck, *_flat(s.advisors), *_flat(s.kept)]
-    vehicles = [*s.vehicle_deck, *_flat(s.vehicles)]
-    checks = [*s.check_deck, *_flat(s.checks)]
-    _check_cards("advisor", advisors, ADVISORS)
-    _check_cards("vehicle", vehicles, VEHICLES)
-    _check_cards("check", checks, CHECKS)
+    for seat, amount in enumerate(s.cash):
+        if amount < 0:
+            raise InvalidSetup(f"seat {seat}: cash cannot be negative", rule="F2")
+    if sum(s.cash) > MAX_CASH:
+        raise InvalidSetup(
+            f"the cash of all seats together cannot exceed the money in the box "
+            f"({MAX_CASH} thousand)",
+            rule="F2",
+        )
+    groups = (
+        ("advisor", ADVISORS, (s.advisor_deck, *s.advisors, *s.kept)),
+        ("vehicle", VEHICLES, (s.vehicle_deck, *s.vehicles)),
+        ("check", CHECKS, (s.check_deck, *s.checks)),
+    )
+    for name, deck, parts in groups:
+        if sum(len(part) for part in parts) > len(deck):
+            raise InvalidSetup(
+                f"the scenario names more {name}s than the {len(deck)} of the deck", rule="F1"
+            )
+    for name, deck, parts in groups:
+        _check_cards(name, [card for part in parts for card in part], deck)
     decks = {"advisor": s.advisor_deck, "vehicle": s.vehicle_deck, "check": s.check_deck}
     for name, deck in decks.items():
         if len(deck) % n:
             raise InvalidSetup(f"the {name} deck must deal whole rounds of {n} cards", rule="F4")
     rounds_a, rounds_v, rounds_c = (len(deck) // n for deck in decks.values())
+    left = {Phase.HIRING: rounds_a, Phase.BUYING: rounds_v, Phase.SELLING: rounds_c}[s.phase]
+    if s.round - 1 + left > most:
+        raise InvalidSetup(
+            f"round {s.round} with {left} more to deal makes more than the {most} rounds "
+            f"a deck deals to {n} players",
+            rule="F4",
+        )
     hands = zip(s.advisors_of(n), s.vehicles_of(n), strict=True)
     if s.phase is Phase.HIRING:
         fits = rounds_a >= 1 and all(
@@ -214,13 +375,14 @@ def _validate_scenario(s: Scenario, n: int) -> None:
         )
 
 
-def _flat(hands: Iterable[tuple[int, ...]]) -> list[int]:
-    return [card for hand in hands for card in hand]
-
-
 def _check_cards(name: str, cards: list[int], deck: tuple[int, ...]) -> None:
+    """F1: every card named is one of the deck's, named no more often than the deck holds it.
+
+    A card that is not in the deck is not repeated in the message (it may be any number)."""
     have = Counter(cards)
     allowed = Counter(deck)
     for card, count in have.items():
+        if card not in allowed:
+            raise InvalidSetup(f"the scenario names a {name} that is not in the deck", rule="F1")
         if count > allowed[card]:
             raise InvalidSetup(f"{name} {card} is not in the deck that many times", rule="F1")

@@ -40,8 +40,20 @@ from avanti.avanti.legal import legal_commands
 from avanti.avanti.options import RuleOptions
 from avanti.avanti.reasons import Reason
 from avanti.avanti.rules import Outcome, waiting
-from avanti.avanti.scenario import Scenario
-from avanti.avanti.setup import Setup
+from avanti.avanti.scenario import PublicScenario, Scenario
+from avanti.avanti.setup import (
+    MAX_AMOUNT,
+    MAX_CASH,
+    MAX_DECK_SIZE,
+    MAX_ISLAND_LENGTH,
+    MAX_ROUND,
+    MAX_RUN,
+    MAX_SEED_BITS,
+    MAX_TRACK_LENGTH,
+    PublicSetup,
+    Setup,
+    public_setup,
+)
 from avanti.avanti.state import GameState, Phase
 from avanti.avanti.views import View, redact, view
 from avanti.core.errors import (
@@ -59,6 +71,14 @@ __all__ = [
     "CODEC",
     "DEFAULT_BOARD",
     "DEFAULT_DECK",
+    "MAX_AMOUNT",
+    "MAX_CASH",
+    "MAX_DECK_SIZE",
+    "MAX_ISLAND_LENGTH",
+    "MAX_ROUND",
+    "MAX_RUN",
+    "MAX_SEED_BITS",
+    "MAX_TRACK_LENGTH",
     "RULES",
     "AtmWithdrawn",
     "AvantiError",
@@ -97,6 +117,8 @@ __all__ = [
     "PlayCard",
     "PlayerQuit",
     "PowerCard",
+    "PublicScenario",
+    "PublicSetup",
     "Quit",
     "QuitReason",
     "Reason",
@@ -122,6 +144,7 @@ __all__ = [
     "load_deck",
     "loads",
     "new_game",
+    "public_setup",
     "redact",
     "replay",
     "view",

@@ -15,9 +15,10 @@ from avanti.avanti.notation import notations
 from avanti.avanti.options import RuleOptions
 from avanti.avanti.rules import Outcome
 from avanti.avanti.scenario import Scenario
-from avanti.avanti.setup import Setup
+from avanti.avanti.setup import PublicSetup, Setup, public_setup
 from avanti.avanti.state import GameState
 from avanti.avanti.views import View
+from avanti.core.limits import new_seed
 
 __all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
 
@@ -41,6 +42,8 @@ RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Rule
     outcome=rules.outcome,
     cause=rules.cause,
     notations=notations,
+    public=public_setup,
+    setup_rule="A1",
 )
 """The rules of Avanti (A1-A31) as one record, bound to :class:`Game`."""
 
@@ -54,6 +57,13 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
 
     __slots__ = ()
 
+    @property
+    def public_setup(self) -> PublicSetup:
+        """The setup as every seat may know it (:class:`~avanti.PublicSetup`): no seed, no hidden
+        card of a scenario. Send a front end this, never
+        :attr:`~avanti.core.game.Game.setup`."""
+        return public_setup(self.setup)
+
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state`` (functional form), its form checked first.
@@ -65,7 +75,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
 def new_game(
     players: Sequence[str],
-    seed: int = 0,
+    seed: int | None = None,
     *,
     starting_seat: int = 0,
     board: Board = DEFAULT_BOARD,
@@ -76,13 +86,17 @@ def new_game(
 ) -> Game:
     """Start a game of Avanti for 3 to 5 named players (A1), shuffled from ``seed`` (A29).
 
+    The seed is the server's secret: with it and the setup anyone can deal every hand and every
+    shuffle to come. Left out (``None``), an unguessable one is drawn
+    (:func:`avanti.core.limits.new_seed`); pass one only to replay a known game, in tests and
+    examples. Show players :attr:`Game.public_setup`, never :attr:`~avanti.core.game.Game.setup`.
     The other arguments are the fields of :class:`Setup`.
 
-    :raises InvalidSetup: the setup breaks a rule (the message names it).
+    :raises InvalidSetup: the setup breaks a rule or a bound (the message names the rule).
     """
     setup = Setup(
         tuple(players),
-        seed,
+        new_seed() if seed is None else seed,
         starting_seat,
         board,
         deck,

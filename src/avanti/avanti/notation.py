@@ -23,6 +23,8 @@ from __future__ import annotations
 import functools
 
 from avanti.avanti.commands import Command, Drive, Invest, PlayCard, Quit
+from avanti.avanti.deck import HIGHEST_NUMBER
+from avanti.avanti.setup import MAX_DECK_SIZE, MAX_ISLAND_LENGTH, MAX_TRACK_LENGTH
 from avanti.avanti.state import GameState
 from avanti.core.notation import spellings
 
@@ -62,33 +64,46 @@ _NO_STEP = ("pass", "no", "invest nothing", "buy nothing", "no steps")
 def notations(state: GameState, command: Command) -> tuple[str, ...]:
     """Every spelling of ``command``, the notation first (A7, A8, A9, A22)."""
     if isinstance(command, PlayCard):
-        return _play(command.card, command.number)
+        card, number = command.card, command.number
+        if _within(card, MAX_DECK_SIZE - 1) and _within(number, HIGHEST_NUMBER):
+            return _play(card, number)
+        return _spell_play(card, number)
     if isinstance(command, Drive):
         return _DRIVE
     if isinstance(command, Quit):
         return _QUIT
     if isinstance(command, Invest):
-        return _invest(command.steps)
-    return _marker(command.space)
+        steps = command.steps
+        return _invest(steps) if _within(steps, MAX_ISLAND_LENGTH) else _spell_invest(steps)
+    space = command.space
+    return _marker(space) if _within(space, MAX_TRACK_LENGTH - 1) else _spell_marker(space)
 
 
-# Each is remembered: a reader asks for the spellings of every legal command at every move.
-# ``typed``: ``True`` and ``1`` are equal keys otherwise, and must not share spellings.
+def _within(value: int, highest: int) -> bool:
+    """Whether ``value`` is an ``int`` from 0 to ``highest``: a value some accepted setup may
+    name, whose spellings may be remembered."""
+    return type(value) is int and 0 <= value <= highest
 
 
-@functools.lru_cache(maxsize=1024, typed=True)
-def _marker(space: int) -> tuple[str, ...]:
+def _spell_marker(space: int) -> tuple[str, ...]:
     return spellings(form.format(space=space) for form in _MARKER)
 
 
-@functools.lru_cache(maxsize=4096, typed=True)
-def _play(card: int, number: int) -> tuple[str, ...]:
+def _spell_play(card: int, number: int) -> tuple[str, ...]:
     return spellings(form.format(card=card, number=number) for form in _PLAY)
 
 
-@functools.lru_cache(maxsize=1024, typed=True)
-def _invest(steps: int) -> tuple[str, ...]:
+def _spell_invest(steps: int) -> tuple[str, ...]:
     unit = "step" if steps == 1 else "steps"
     forms = [f"invest {steps}", f"invest {steps} {unit}", f"invest in {steps} {unit}"]
     forms += [f"invest in {steps} island {unit}", f"buy {steps}", f"buy {steps} {unit}"]
     return spellings(forms + list(_NO_STEP if steps == 0 else ()))
+
+
+# Each is remembered: a reader asks for the spellings of every legal command at every move. Only
+# values within the setup's bounds are remembered (``_within``), so every key is a small int and
+# the caches hold at most one entry per value an accepted setup can name: a command of any other
+# value, legal in no game, is spelt afresh and leaves nothing behind.
+_marker = functools.lru_cache(maxsize=MAX_TRACK_LENGTH)(_spell_marker)
+_play = functools.lru_cache(maxsize=MAX_DECK_SIZE * HIGHEST_NUMBER)(_spell_play)
+_invest = functools.lru_cache(maxsize=MAX_ISLAND_LENGTH + 1)(_spell_invest)

@@ -2,53 +2,80 @@
 
 A scenario is part of :class:`~avanti.avanti.setup.Setup`, so a game started from one replays,
 saves and loads like any other. Tests and examples use it to set up the rulebook's illustrations.
+:func:`check_scenario` checks one against the board, the deck and the table size before anything
+is built from it; :func:`scenario_state` then builds the state it describes.
+:func:`public_scenario` is what every seat may know of one (A30).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Any
 
 from attrs import field, frozen
 
+from avanti.avanti.board import Board
+from avanti.avanti.deck import HIGHEST_NUMBER, Deck
 from avanti.avanti.positions import clockwise, turn_order
 from avanti.avanti.runend import HAND_SIZE
 from avanti.avanti.state import GameState, Laid, Phase, Table
 from avanti.core import InvalidSetup, Rng
 
-__all__ = ["Scenario", "scenario_state"]
+__all__ = [
+    "MAX_CASH",
+    "MAX_ROUND",
+    "MAX_RUN",
+    "STARTING_CASH",
+    "PublicScenario",
+    "Scenario",
+    "check_scenario",
+    "public_scenario",
+    "scenario_state",
+]
 
 STARTING_CASH = 5000
 """Each player's cash at the start of the game (A2)."""
+MAX_CASH = 10_000_000
+"""The most monetas a seat may hold in a scenario (A2): 2,000 times the starting cash. The bank
+never runs out (A2), so this bounds the numbers a scenario may start from, not the game."""
+MAX_RUN = 1_000
+"""The highest run number a scenario may start in (A8); a game on the largest board takes a few
+dozen runs."""
+MAX_ROUND = 1_000
+"""The highest round number a scenario may start in (A8); a run on the longest road takes about
+a hundred rounds."""
 
 
-# Converters, so that lists given in Python make the same (hashable, comparable) scenario as
-# the tuples read back from JSON.
-def _ints(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(values)
+# Converters: a list given in Python makes the same (hashable, comparable) scenario as the tuple
+# read back from JSON. Anything else is kept as it is, for the setup's form check to refuse
+# (``avanti.core`` checks every field's exact type before the rules see the setup).
+def _tuple(values: Any) -> Any:
+    return tuple(values) if isinstance(values, list) else values
 
 
-def _maybe_ints(values: Iterable[int] | None) -> tuple[int, ...] | None:
-    return None if values is None else tuple(values)
+def _ints(values: Sequence[int]) -> tuple[int, ...]:
+    return _tuple(values)  # type: ignore[no-any-return]  # a tuple, or left for the form check
 
 
-def _maybe_flags(values: Iterable[bool] | None) -> tuple[bool, ...] | None:
-    return None if values is None else tuple(values)
+def _maybe_ints(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    return _tuple(values)  # type: ignore[no-any-return]  # a tuple, or left for the form check
 
 
-def _hands(hands: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(hand) for hand in hands)
+def _maybe_flags(values: Sequence[bool] | None) -> tuple[bool, ...] | None:
+    return _tuple(values)  # type: ignore[no-any-return]  # a tuple, or left for the form check
 
 
-def _laid(laid: Iterable[Iterable[int] | None] | None) -> tuple[Laid | None, ...] | None:
-    if laid is None:
-        return None
-    return tuple(None if entry is None else _pair(tuple(entry)) for entry in laid)
+def _hands(hands: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    if isinstance(hands, list | tuple):
+        return tuple(map(_tuple, hands))
+    return hands  # type: ignore[return-value]  # left for the form check to refuse
 
 
-def _pair(entry: tuple[int, ...]) -> Laid:
-    card, number = entry
-    return (card, number)
+def _laid(laid: Sequence[Sequence[int] | None] | None) -> tuple[Laid | None, ...] | None:
+    if isinstance(laid, list | tuple):
+        return tuple(map(_tuple, laid))
+    return laid  # type: ignore[return-value]  # None, or left for the form check to refuse
 
 
 @frozen
@@ -67,9 +94,12 @@ class Scenario:
     ranking of the run just ended (A25, A26); by default clockwise from the starting player.
     The run's starting player is the setup's ``starting_seat``.
 
-    :func:`avanti.new_game` checks it and raises :class:`~avanti.core.errors.InvalidSetup` naming
-    what is wrong: a card duplicated or missing, two cars on one road space other than the start,
-    negative cash, a hand over three cards, a number not on its card, and so on.
+    Lists given for any of the sequences become tuples, as JSON arrays do.
+    :func:`avanti.new_game` checks the scenario and raises
+    :class:`~avanti.core.errors.InvalidSetup` naming what is wrong: a card duplicated or missing,
+    two cars on one road space other than the start, negative cash, a hand over three cards, a
+    number not on its card, a seat that is not at the table, a value beyond its bound
+    (``MAX_CASH``, ``MAX_RUN``, ``MAX_ROUND``), and so on.
     """
 
     marker: int
@@ -89,6 +119,64 @@ class Scenario:
     ranking: tuple[int, ...] | None = field(default=None, converter=_maybe_ints)
 
 
+@frozen
+class PublicScenario:
+    """What every seat may know of a :class:`Scenario` (A30): what :func:`avanti.view` shows.
+
+    Public: the event marker (A7, A25), every car's distance (A12), cash (A30: cash is public in
+    the physical game), island figures (A5), who has quit (A14), how many cards each hand holds
+    and who has laid a card (A8: "has played", never which card or number), the size of the draw
+    pile and the discard pile, face up (A13), the step, the driving order (A10), who has invested
+    (A22), the run and round, and the last ranking (A12, A25). Never a hand's cards, a laid card
+    or its number, or the order of the draw pile (A30).
+    """
+
+    marker: int
+    distances: tuple[int, ...]
+    cash: tuple[int, ...]
+    island: tuple[int, ...]
+    quit: tuple[bool, ...]
+    hand_sizes: tuple[int, ...]
+    has_laid: tuple[bool, ...]
+    draw_size: int
+    discard: tuple[int, ...]
+    phase: Phase
+    to_act: tuple[int, ...] | None
+    invested: tuple[bool, ...]
+    run: int
+    round: int
+    ranking: tuple[int, ...]
+
+
+def public_scenario(scenario: Scenario, deck: Deck, starting_seat: int) -> PublicScenario:
+    """What every seat may know of ``scenario`` (A30), its defaults filled in.
+
+    ``deck`` and ``starting_seat`` are the setup's: they give the size of a default draw pile and
+    the default ranking. The scenario must have been checked (:func:`check_scenario`).
+    """
+    n = len(scenario.distances)
+    laid = scenario.laid if scenario.laid is not None else (None,) * n
+    placed = sum(map(len, scenario.hands)) + len(scenario.discard)
+    placed += sum(entry is not None for entry in laid)
+    return PublicScenario(
+        marker=scenario.marker,
+        distances=scenario.distances,
+        cash=scenario.cash if scenario.cash is not None else (STARTING_CASH,) * n,
+        island=scenario.island if scenario.island is not None else (0,) * n,
+        quit=scenario.quit if scenario.quit is not None else (False,) * n,
+        hand_sizes=tuple(map(len, scenario.hands)),
+        has_laid=tuple(entry is not None for entry in laid),
+        draw_size=len(scenario.draw) if scenario.draw is not None else len(deck) - placed,
+        discard=scenario.discard,
+        phase=scenario.phase,
+        to_act=scenario.to_act,
+        invested=scenario.invested if scenario.invested is not None else (False,) * n,
+        run=scenario.run,
+        round=scenario.round,
+        ranking=scenario.ranking if scenario.ranking is not None else clockwise(starting_seat, n),
+    )
+
+
 def _fail(message: str, rule: str) -> InvalidSetup:
     return InvalidSetup(f"scenario: {message}", rule=rule)
 
@@ -98,39 +186,87 @@ def _per_seat(name: str, values: tuple[object, ...], players: int) -> None:
         raise _fail(f"{name} has {len(values)} entries for {players} players", "A1")
 
 
-def _check_cards(
-    scenario: Scenario, table: Table, laid: tuple[Laid | None, ...]
-) -> tuple[int, ...]:
-    """Every card exactly once in hands, draw, discard and laid cards; returns the draw pile."""
-    ids = range(len(table.deck.cards))
+def check_scenario(scenario: Scenario, players: int, board: Board, deck: Deck, first: int) -> None:
+    """Check ``scenario`` for a table of ``players`` on ``board`` with ``deck``, whose run was
+    started by seat ``first``, before anything is built from it.
+
+    The setup's form has been checked (every field holds its declared type); this checks the
+    values: one entry per seat, seats that are at the table, cars, figures and cards where the
+    rules allow them, and numbers within their bounds.
+
+    :raises InvalidSetup: naming what is wrong and the rule it breaks.
+    """
+    n = players
+    for name, values in (
+        ("distances", scenario.distances),
+        ("hands", scenario.hands),
+        ("cash", scenario.cash),
+        ("island", scenario.island),
+        ("laid", scenario.laid),
+        ("quit", scenario.quit),
+        ("invested", scenario.invested),
+        ("ranking", scenario.ranking),
+    ):
+        if values is not None:
+            _per_seat(name, values, n)
+    laid = scenario.laid if scenario.laid is not None else (None,) * n
+    quit = scenario.quit if scenario.quit is not None else (False,) * n
+    if scenario.ranking is not None and sorted(scenario.ranking) != list(range(n)):
+        raise _fail(f"the ranking must list every seat once (0..{n - 1})", "A12")
+    if not (1 <= scenario.run <= MAX_RUN and 1 <= scenario.round <= MAX_ROUND):
+        message = f"run and round count from 1 (run up to {MAX_RUN}, round up to {MAX_ROUND})"
+        raise _fail(message, "A8")
+    for seat, amount in enumerate(scenario.cash or ()):
+        if amount < 0:
+            raise _fail(f"seat {seat} has less than 0 monetas", "A2")
+        if amount > MAX_CASH:
+            raise _fail(f"seat {seat} has more than {MAX_CASH:,} monetas", "A2")
+    _check_cars(scenario, board, n)
+    _check_island(scenario.island or (), board)
+    _check_laid(scenario, deck, laid, quit)
+    _check_cards(scenario, deck, laid)
+    _check_phase(scenario, n, laid, quit)
+
+
+def _check_cards(scenario: Scenario, deck: Deck, laid: tuple[Laid | None, ...]) -> None:
+    """Every card exactly once in hands, draw, discard and laid cards (A3)."""
+    size = len(deck)
+    piles = len(scenario.discard) + len(scenario.draw or ())
+    if piles > size:
+        raise _fail(f"the piles hold {piles} cards, more than the {size} of the deck", "A3")
     placed = [card for hand in scenario.hands for card in hand]
-    placed += list(scenario.discard)
+    placed += scenario.discard
     placed += [entry[0] for entry in laid if entry is not None]
-    if scenario.draw is not None:
-        placed += list(scenario.draw)
+    placed += scenario.draw or ()
     counts = Counter(placed)
     for card, count in sorted(counts.items()):
-        if card not in ids:
-            raise _fail(f"card {card} is not in the deck (ids run 0..{len(ids) - 1})", "A3")
+        if not 0 <= card < size:
+            raise _fail(
+                f"a card of a hand or pile is not in the deck (ids run 0..{size - 1})", "A3"
+            )
         if count > 1:
             raise _fail(f"card {card} appears {count} times", "A3")
-    missing = [card for card in ids if card not in counts]
-    if scenario.draw is None:
-        return tuple(missing)
-    if missing:
-        raise _fail(f"cards {missing} are in no hand or pile", "A3")
-    return scenario.draw
+    if scenario.draw is not None and len(counts) < size:
+        missing = next(card for card in range(size) if card not in counts)
+        lost = size - len(counts)
+        raise _fail(f"{lost} cards are in no hand or pile (card {missing} first)", "A3")
 
 
-def _check_cars(scenario: Scenario, table: Table) -> None:
-    length = table.track_length
+def _check_cars(scenario: Scenario, board: Board, players: int) -> None:
+    """The marker on the road (A4), one car per space but the start (A4), and no car further
+    than one move past the marker (A11, A18): the run ends after the round in which a car
+    reaches it, and one move is at most ``players`` hops of 7."""
+    length = board.track_length
     if not 0 <= scenario.marker < length:
-        raise _fail(f"the marker is on road space {scenario.marker}, not 0..{length - 1}", "A4")
+        raise _fail(f"the marker must be on a road space 0..{length - 1}", "A4")
+    furthest = length - 1 + HIGHEST_NUMBER * players
     seen: dict[int, int] = {}
     at_start = any(distance == 0 for distance in scenario.distances)
     for seat, distance in enumerate(scenario.distances):
         if distance < 0:
-            raise _fail(f"seat {seat}'s car has driven {distance}, less than 0", "A12")
+            raise _fail(f"seat {seat}'s car has driven less than 0", "A12")
+        if distance > furthest:
+            raise _fail(f"seat {seat}'s car has driven more than {furthest}", "A18")
         if distance == 0:
             continue
         space = (scenario.marker + distance) % length
@@ -144,16 +280,17 @@ def _check_cars(scenario: Scenario, table: Table) -> None:
         raise _fail("a car has reached the marker, so the run is over", "A18")
 
 
-def _check_island(scenario: Scenario, table: Table, island: tuple[int, ...]) -> None:
+def _check_island(island: tuple[int, ...], board: Board) -> None:
     for seat, space in enumerate(island):
-        if not 0 <= space <= table.island_length:
-            raise _fail(f"seat {seat}'s figure is on island space {space}", "A5")
-        if space >= table.dream_island_start:
+        if not 0 <= space <= board.island_length:
+            message = f"seat {seat}'s figure must be on an island space 0..{board.island_length}"
+            raise _fail(message, "A5")
+        if board.is_dream_island(space):
             raise _fail(f"seat {seat}'s figure is on the dream island: the game is over", "A20")
 
 
 def _check_laid(
-    scenario: Scenario, table: Table, laid: tuple[Laid | None, ...], quit: tuple[bool, ...]
+    scenario: Scenario, deck: Deck, laid: tuple[Laid | None, ...], quit: tuple[bool, ...]
 ) -> None:
     for seat, entry in enumerate(laid):
         hand_size = len(scenario.hands[seat]) + (entry is not None)
@@ -164,8 +301,8 @@ def _check_laid(
         card, number = entry
         if quit[seat]:
             raise _fail(f"seat {seat} has quit but has a laid card", "A14")
-        if 0 <= card < len(table.numbers) and number not in table.numbers[card]:
-            raise _fail(f"seat {seat} laid card {card} with {number}, not on it", "A3")
+        if 0 <= card < len(deck) and not deck.cards[card].has(number):
+            raise _fail(f"seat {seat} laid card {card} for a number not on it", "A3")
         if scenario.phase is Phase.INVESTING:
             raise _fail(f"seat {seat} has a laid card between runs", "A13")
 
@@ -189,7 +326,7 @@ def _check_phase(
     if phase is Phase.DRIVING and scenario.to_act is not None:
         to_act = scenario.to_act
         if len(set(to_act)) != len(to_act) or not set(to_act) <= set(active):
-            raise _fail(f"to_act {to_act} must list distinct active seats", "A10")
+            raise _fail("to_act must list distinct active seats", "A10")
         holders = {seat for seat in range(players) if laid[seat] is not None}
         if set(to_act) != holders:
             raise _fail("the seats to act must be exactly those with a laid card", "A9")
@@ -204,39 +341,15 @@ def _check_phase(
 
 
 def scenario_state(scenario: Scenario, table: Table, starting_seat: int, seed: int) -> GameState:
-    """The state ``scenario`` describes, after checking it against the rules.
-
-    :raises InvalidSetup: naming what is wrong and the rule it breaks.
-    """
+    """The state ``scenario`` describes on ``table``; it must have passed ``check_scenario``
+    (the setup's check runs it before the table is built)."""
     n = table.players
-    cash = scenario.cash if scenario.cash is not None else (STARTING_CASH,) * n
-    island = scenario.island if scenario.island is not None else (0,) * n
     laid = scenario.laid if scenario.laid is not None else (None,) * n
-    quit = scenario.quit if scenario.quit is not None else (False,) * n
-    invested = scenario.invested if scenario.invested is not None else (False,) * n
-    ranking = scenario.ranking if scenario.ranking is not None else clockwise(starting_seat, n)
-    for name, values in (
-        ("distances", scenario.distances),
-        ("hands", scenario.hands),
-        ("cash", cash),
-        ("island", island),
-        ("laid", laid),
-        ("quit", quit),
-        ("invested", invested),
-    ):
-        _per_seat(name, values, n)
-    if sorted(ranking) != list(range(n)):
-        raise _fail(f"ranking {ranking} must list every seat once", "A12")
-    if scenario.run < 1 or scenario.round < 1:
-        raise _fail("run and round count from 1", "A8")
-    for seat, amount in enumerate(cash):
-        if amount < 0:
-            raise _fail(f"seat {seat} has {amount} monetas, less than 0", "A2")
-    _check_cars(scenario, table)
-    _check_island(scenario, table, island)
-    _check_laid(scenario, table, laid, quit)
-    draw = _check_cards(scenario, table, laid)
-    _check_phase(scenario, n, laid, quit)
+    placed = {card for hand in scenario.hands for card in hand}
+    placed.update(scenario.discard, (entry[0] for entry in laid if entry is not None))
+    draw = scenario.draw
+    if draw is None:
+        draw = tuple(card for card in table.deck.ids if card not in placed)
     state = GameState(
         table=table,
         phase=scenario.phase,
@@ -245,17 +358,17 @@ def scenario_state(scenario: Scenario, table: Table, starting_seat: int, seed: i
         starting_seat=starting_seat,
         marker=scenario.marker,
         distances=scenario.distances,
-        cash=cash,
-        island=island,
+        cash=scenario.cash if scenario.cash is not None else (STARTING_CASH,) * n,
+        island=scenario.island if scenario.island is not None else (0,) * n,
         hands=scenario.hands,
         draw=draw,
         discard=scenario.discard,
         laid=laid,
-        quit=quit,
+        quit=scenario.quit if scenario.quit is not None else (False,) * n,
         order=(),
         turn=0,
-        ranking=ranking,
-        invested=invested,
+        ranking=scenario.ranking if scenario.ranking is not None else clockwise(starting_seat, n),
+        invested=scenario.invested if scenario.invested is not None else (False,) * n,
         winner=None,
         rng=Rng(seed),
     )

@@ -1,10 +1,12 @@
 """The ``avanti`` command line: watch, play, simulate, replay and check games.
 
 - ``avanti demo [--game G] [--seed N]``: bots play one game, told event by event, table drawn.
-- ``avanti play [--human 0,2]``: people and bots at one table; ``save FILE`` at any prompt.
+- ``avanti play [--human 0,2]``: people and bots at one table; ``save FILE`` at any prompt. A
+  seat is shown only what it may see; the seed is a secret random one unless ``--seed`` is given.
 - ``avanti simulate --game G --games N --bots random,heuristic,...``: many games in parallel,
   with win rates (95% Wilson intervals) and game lengths; ``--json``, ``--plot FILE.png``.
-- ``avanti replay FILE [--step]``: a saved game command by command.
+- ``avanti replay FILE [--step] [--seat N]``: a saved game command by command, whole or as one
+  seat saw it.
 - ``avanti validate FILE``: exit 0 when a saved game is valid, 1 with the reason when not.
 - ``avanti odds --game mare``: the exact odds of Avanti mare!.
 
@@ -73,9 +75,16 @@ def _game_option(command: argparse.ArgumentParser, choices: list[str], default: 
     command.add_argument("--game", choices=choices, default=default, help=GAME_HELP)
 
 
-def _game_options(command: argparse.ArgumentParser) -> None:
+def _game_options(command: argparse.ArgumentParser, seed: int | None = 7) -> None:
     _game_option(command, sorted(GAMES), DEFAULT_GAME)
-    command.add_argument("--seed", type=int, default=7, help="the game's seed (default 7)")
+    command.add_argument(
+        "--seed",
+        type=int,
+        default=seed,
+        help="the game's seed (default: "
+        + ("a secret random one, which no seat is shown" if seed is None else str(seed))
+        + ")",
+    )
     command.add_argument(
         "--players",
         type=int,
@@ -105,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--save", type=Path, default=None, help="write the game to this JSON file")
 
     play = _add_command(sub, "play", "play at a table with bots")
-    _game_options(play)
+    _game_options(play, seed=None)  # a seed a player knows deals every hand it cannot see
     play.add_argument("--human", default="0", help="the seats people play, e.g. 0,2 (default 0)")
     play.add_argument(
         "--bots",

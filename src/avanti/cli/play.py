@@ -19,9 +19,11 @@ from avanti.bots import Bot
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
-from avanti.cli.render import drawing_for
+from avanti.cli.seat import answer, news, show, turn
+from avanti.cli.seat import table as seat_table
 from avanti.cli.watch import bot_kinds, load, seat_count
-from avanti.core.errors import IllegalCommand, InvalidArgument
+from avanti.core.errors import InvalidArgument
+from avanti.core.limits import new_seed
 from avanti.core.rng import Rng
 
 __all__ = ["parse_seats", "play"]
@@ -53,7 +55,8 @@ def parse_seats(text: str, seats: int) -> frozenset[int]:
 
 
 class _Table:
-    """One game at the terminal: the game so far, who is human, the bots, and what was shown."""
+    """One game at the terminal: the game so far, who is human, the bots, and the version of
+    the log each watcher has been told up to."""
 
     def __init__(
         self, info: GameInfo, game: Any, humans: frozenset[int], bots: dict[int, Bot[Any, Any]]
@@ -62,29 +65,23 @@ class _Table:
         self.game = game
         self.humans = humans
         self.bots = bots
-        self.board = drawing_for(info)
-        self.shown: dict[int | None, int] = dict.fromkeys(humans or (None,), 0)
+        self.told: dict[int | None, int] = dict.fromkeys(humans or (None,), 0)
 
     def catch_up(self, console: Console, seat: int | None) -> None:
         """Tell ``seat`` what happened since it last looked, as its seat may see it."""
-        events = self.game.events_for(seat)
-        for event in events[self.shown[seat] :]:
-            say(console, self.info.describe(event, self.game.setup))
-        self.shown[seat] = len(events)
+        show(console, news(self.info, self.game, seat, after=self.told[seat]))
+        self.told[seat] = self.game.version
 
 
-def _human_turn(
-    table: _Table, seat: int, mine: tuple[Any, ...], console: Console, inp: TextIO
-) -> Any | None:
-    """Ask ``seat`` for a command until it gives a good one; ``None`` to leave the game."""
+def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any | None:
+    """Ask ``seat`` for a command until it gives a good one; ``None`` to leave the game.
+
+    The seat is shown only what :func:`avanti.cli.seat.turn` builds from its own view, its
+    events and its own commands; what it types is read by :func:`avanti.cli.seat.answer`."""
     game = table.game
     name = game.setup.players[seat]
-    table.catch_up(console, seat)
-    console.print(table.board.draw(game.setup, game.view(seat)))
-    say(console, f"{name} (seat {seat}), your move:", style="bold")
-    for number, command in enumerate(mine, start=1):
-        words = table.board.explain(game.setup, command)
-        say(console, f"  {number}. {game.notation(command)}" + (f"  ({words})" if words else ""))
+    show(console, turn(table.info, game, seat, after=table.told[seat]))
+    table.told[seat] = game.version
     while True:
         console.print(f"{name}> ", end="", markup=False, highlight=False)
         line = inp.readline()
@@ -101,19 +98,16 @@ def _human_turn(
         if text.split(maxsplit=1)[0].lower() == "save":
             _save(console, game, text)
             continue
-        if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(mine):
-                return mine[number - 1]
-            say(console, f"{number} is not on the list: choose 1 to {len(mine)}.", style="red")
-            continue
-        try:
-            return game.parse_notation(text, seat)
-        except IllegalCommand as error:
-            if text.lower() in LEAVE:
-                say(console, "Leaving the game.")
-                return None
-            say(console, f"{error.message}. {HELP}", style="red")
+        command, why = answer(game, seat, text)
+        if command is not None:
+            return command
+        if text.isascii() and text.isdigit():
+            say(console, why, style="red")
+        elif text.lower() in LEAVE:
+            say(console, "Leaving the game.")
+            return None
+        else:
+            say(console, f"{why}. {HELP}", style="red")
 
 
 def _interactive(inp: TextIO) -> bool:
@@ -141,7 +135,7 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     else:
         info = game_info(args.game)
         names = info.player_names(seat_count(info, args.bots, args.players))
-        game = info.new_game(names, seed=args.seed)
+        game = info.new_game(names, seed=new_seed() if args.seed is None else args.seed)
     seats = len(game.setup.players)
     humans = parse_seats(args.human, seats)
     kinds = bot_kinds(args.bots, seats)
@@ -158,12 +152,14 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     )
     say(console, f"{info.title}: {who}", style="bold")
     say(console, HELP, style="dim")
-    stream = Rng(args.seed if args.resume is None else game.setup.seed, 1 << 32).stream()
+    # The bots draw from a stream of their own: a secret one unless --seed asks for a game to be
+    # played again, so no choice of a bot tells a person anything of the game's seed.
+    stream = Rng(new_seed() if args.seed is None else args.seed, 1 << 32).stream()
     while not table.game.is_over:
         seat = table.game.waiting[0]
         mine = tuple(table.game.legal_commands(seat))
         if seat in humans:
-            command = _human_turn(table, seat, mine, console, inp)
+            command = _human_turn(table, seat, console, inp)
             if command is None:
                 return 0
         else:
@@ -174,6 +170,6 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     watcher = min(humans) if humans else None
     if watcher is not None:
         table.catch_up(console, watcher)
-    console.print(table.board.draw(table.game.setup, table.game.view(watcher)))
+    show(console, [seat_table(info, table.game, watcher)])
     say(console, "The game is over.", style="bold")
     return 0

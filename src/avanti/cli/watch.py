@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
-from rich.rule import Rule
+from rich.text import Text
 
 from avanti.bots.driver import play
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info, info_for_document
 from avanti.cli.console import make_console, problems, say
 from avanti.cli.render import drawing_for
+from avanti.cli.seat import ending, parts_of, show, title, told
 from avanti.core.errors import DecodeError, InvalidArgument
 
 __all__ = ["bot_kinds", "demo", "load", "replay", "seat_count", "validate"]
@@ -41,12 +42,6 @@ def seat_count(info: GameInfo, bots: str, players: int | None) -> int:
     named = len([part for part in bots.split(",") if part.strip()])
     seats = players if players is not None else named if named > 1 else None
     return len(info.player_names(seats))
-
-
-def _outcome_line(info: GameInfo, game: Any) -> str:
-    """The last event of a finished game, which says how it ended."""
-    line: str = info.describe(game.events[-1], game.setup)
-    return line
 
 
 def demo(args: argparse.Namespace, out: TextIO) -> int:
@@ -112,47 +107,25 @@ def _about(error: DecodeError, part: str) -> bool:
     return any(re.search(rf" @ \$\.{part}\b", problem) for problem in error.errors)
 
 
-def _commands(game: Any) -> list[tuple[Any, str, tuple[Any, ...]]]:
-    """The log split into (command, its notation, its events); the opening events come first,
-    with ``None`` for a command. Each notation is written in the state before its command."""
-    rules = game.rules
-    chunks: list[tuple[Any, str, list[Any]]] = [(None, "", [])]
-    state, _ = rules.start(game.setup)
-    for event in game.events:
-        command = rules.cause(event)
-        if command is not None:
-            chunks.append((command, rules.notations(state, command)[0], []))
-        chunks[-1][2].append(event)
-        state = rules.evolve(state, event)
-    return [(command, words, tuple(events)) for command, words, events in chunks]
-
-
 def replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    """Print a saved game command by command; with ``--step``, wait for Enter between them."""
+    """Print a saved game command by command; with ``--step``, wait for Enter between them.
+
+    With ``--seat``, as that seat saw it (:func:`avanti.cli.seat.told`); without, the whole
+    log, for whoever holds the file."""
     info, game = load(args.file)
     console = make_console(out)
     names = game.setup.players
     seat = args.seat
     if seat is not None and not 0 <= seat < len(names):
         raise InvalidArgument(f"there is no seat {seat}: the seats are 0 to {len(names) - 1}")
-    redact = game.rules.redact
-    chunks = _commands(game)
-    say(console, f"{info.title}: {', '.join(names)}; {len(chunks) - 1} commands", style="bold")
-    for number, (command, words, events) in enumerate(chunks):
-        if command is not None:
-            if args.step and not _wait(console, inp):
-                return 0
-            # A seat reads another seat's command only as far as its events show it: a card
-            # laid face down is no "play 19 for 4" to the others (A30, F14).
-            hidden = seat is not None and any(redact(e, seat) != e for e in events)
-            heading = names[command.seat] if hidden else f"{names[command.seat]}: {words}"
-            console.print(Rule(f"{number}. {heading}"))
-        for event in events:
-            shown = event if seat is None else redact(event, seat)
-            if shown is not None:
-                say(console, info.describe(shown, game.setup))
-    say(console)
-    say(console, _outcome_line(info, game) if game.is_over else "The game is not over yet.")
+    whole = seat is None
+    chunks = told(info, game, seat, whole=whole)
+    show(console, [title(info, game, len(chunks) - 1)])
+    for one in chunks:
+        if one.heading is not None and args.step and not _wait(console, inp):
+            return 0
+        show(console, parts_of(one))
+    show(console, [Text(), ending(info, game, seat, whole=whole)])
     return 0
 
 

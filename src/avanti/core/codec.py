@@ -24,6 +24,7 @@ its classes a structure hook of its own would have to keep that class off the fa
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,6 +37,7 @@ from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_unstructure_fn
 from cattrs.v import format_exception
 
+from avanti.core import limits
 from avanti.core.errors import DecodeError
 
 __all__ = ["Codec", "JSONValue", "make_converter"]
@@ -49,6 +51,28 @@ JSONValue = Any
 """Anything :func:`json.dumps` accepts (dicts, lists, strings, numbers, booleans, ``None``)."""
 
 _TYPE_NAMES = {int: "an integer", str: "a string", bool: "a boolean"}
+_KINDS = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a fractional number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+}
+_LONGEST_PROBLEM = 200
+"""Each problem of a :class:`~avanti.core.errors.DecodeError` is cut to this many characters."""
+
+
+def _kind(value: object) -> str:
+    """The JSON kind of a value in words (``"a string"``, ``"an integer"``, ``"null"``): what a
+    message says it found, never the value itself, which may be hidden or hostile."""
+    return _KINDS.get(type(value), type(value).__name__)
+
+
+def _other(value: object) -> str:
+    """What a message says of a value that is none of those allowed."""
+    return "another string" if type(value) is str else _kind(value)
 
 
 def _exact(kind: type[T]) -> Callable[[object, type], T]:
@@ -57,7 +81,7 @@ def _exact(kind: type[T]) -> Callable[[object, type], T]:
             # A class hook also catches subclasses: StrEnum and IntEnum members are read by value.
             return _structure_enum(value, type_)  # type: ignore[return-value]  # an Enum member
         if type(value) is not kind:
-            raise TypeError(f"expected {_TYPE_NAMES[kind]}, got {json.dumps(value)[:40]}")
+            raise TypeError(f"expected {_TYPE_NAMES[kind]}, got {_kind(value)}")
         return value
 
     return hook
@@ -65,7 +89,7 @@ def _exact(kind: type[T]) -> Callable[[object, type], T]:
 
 def _structure_float(value: object, _: type) -> float:
     if type(value) not in (int, float):
-        raise TypeError(f"expected a number, got {json.dumps(value)[:40]}")
+        raise TypeError(f"expected a number, got {_kind(value)}")
     return float(value)  # type: ignore[arg-type]  # int or float, checked above
 
 
@@ -80,7 +104,7 @@ def _tuple_factory(t: Any, converter: cattrs.Converter) -> Callable[[object, typ
 
         def homogeneous(value: object, type_: type) -> Any:
             if not isinstance(value, list):
-                raise TypeError(f"expected a list, got {json.dumps(value)[:40]}")
+                raise TypeError(f"expected a list, got {_kind(value)}")
             return inner(value, type_)
 
         return homogeneous
@@ -98,7 +122,7 @@ def _structure_enum(value: object, type_: type[enum.Enum]) -> enum.Enum:
         return type_(value)
     except ValueError:
         allowed = ", ".join(json.dumps(m.value) for m in type_)
-        raise ValueError(f"expected one of {allowed}, got {json.dumps(value)[:40]}") from None
+        raise ValueError(f"expected one of {allowed}, got {_other(value)}") from None
 
 
 def make_converter() -> cattrs.Converter:
@@ -138,10 +162,10 @@ def _register_tagged_union(
 
     def structure(value: object, _: type) -> Any:
         if not isinstance(value, dict):
-            raise TypeError(f"expected an object with a 'type' key, got {json.dumps(value)[:40]}")
+            raise TypeError(f"expected an object with a 'type' key, got {_kind(value)}")
         tag = value.get("type")
         if not isinstance(tag, str) or tag not in by_name:
-            raise ValueError(f"'type' must be one of {known}, got {json.dumps(tag)[:40]}")
+            raise ValueError(f"'type' must be one of {known}, got {_other(tag)}")
         rest = {k: v for k, v in value.items() if k != "type"}
         return converter.structure(rest, by_name[tag])
 
@@ -292,7 +316,9 @@ Form = Callable[[object], bool]
 
 def _form(t: Any) -> Form:
     """The exact-type test of a value declared as ``t``, as the strict decoder reads JSON."""
-    if t in (int, str, bool, float) or (isinstance(t, type) and issubclass(t, enum.Enum)):
+    if t is float:  # JSON reads a whole number into a float field
+        return lambda value: type(value) is float or type(value) is int
+    if t in (int, str, bool) or (isinstance(t, type) and issubclass(t, enum.Enum)):
         kind: type = t
 
         def exact(value: object) -> bool:
@@ -352,22 +378,164 @@ def _form_problem(command: object, classes: Mapping[type, str]) -> str | None:
     return None
 
 
+def _holds_more_than(data: JSONValue, most: int) -> bool:
+    """Whether parsed JSON ``data`` holds more than ``most`` values, counting stops early."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > most:
+            return True
+        if type(value) is dict:
+            stack.extend(value.values())
+        elif type(value) is list:
+            stack.extend(value)
+    return False
+
+
+def _type_name(t: Any) -> str:
+    name = getattr(t, "__name__", None)
+    if isinstance(name, str) and get_origin(t) is None:
+        return name
+    return str(t).replace("typing.", "")
+
+
+@functools.lru_cache(maxsize=1024)
+def _declared(cls: type) -> tuple[tuple[str, Any], ...]:
+    """The fields of an attrs class with their declared types, worked out once per class."""
+    hints = get_type_hints(cls)
+    return tuple((a.name, hints[a.name]) for a in attrs.fields(cls))
+
+
+def value_problem(value: object, t: Any, path: str) -> str | None:
+    """What is wrong with the form of ``value`` declared as ``t`` (exact types through attrs
+    classes, tuples and optionals, as :meth:`Codec.well_formed` checks commands), naming the
+    first bad field by ``path``; ``None`` if nothing is. Values are named by type, never quoted.
+    """
+    if t is float:
+        if type(value) in (int, float):
+            return None
+        return f"{path} must be a number, not {type(value).__name__}"
+    if t in (int, str, bool) or (isinstance(t, type) and issubclass(t, enum.Enum)):
+        if type(value) is t:
+            return None
+        return f"{path} must be {_type_name(t)}, not {type(value).__name__}"
+    origin = get_origin(t)
+    args = get_args(t)
+    if origin in (Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        options = [arg for arg in args if arg is not type(None)]
+        problems = [value_problem(value, arg, path) for arg in options]
+        if any(problem is None for problem in problems):
+            return None
+        return (
+            problems[0]
+            if len(problems) == 1
+            else (f"{path} must be {_type_name(t)}, not {type(value).__name__}")
+        )
+    if origin is tuple:
+        if type(value) is not tuple:
+            return f"{path} must be a tuple, not {type(value).__name__}"
+        if len(args) == 2 and args[1] is Ellipsis:
+            for index, item in enumerate(value):
+                problem = value_problem(item, args[0], f"{path}[{index}]")
+                if problem is not None:
+                    return problem
+            return None
+        if len(value) != len(args):
+            return f"{path} must be a tuple of {len(args)} items, not {len(value)}"
+        for index, (item, arg) in enumerate(zip(value, args, strict=True)):
+            problem = value_problem(item, arg, f"{path}[{index}]")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(t, type) and attrs.has(t):
+        if type(value) is not t:
+            return f"{path} must be {t.__name__}, not {type(value).__name__}"
+        for name, hint in _declared(t):
+            problem = value_problem(getattr(value, name), hint, f"{path}.{name}")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(t, type) and not isinstance(value, t):
+        return f"{path} must be {t.__name__}, not {type(value).__name__}"
+    return None
+
+
 def _union_of(classes: Sequence[type]) -> Any:
     # A sentinel class stands for the union: a real typing.Union of one class collapses into it.
     return type("Union", (), {"__members__": tuple(classes)})
 
 
 def _format(error: BaseException, type_: type | None) -> str:
-    """Our hooks' own messages ("expected one of ...") read better than cattrs' generic ones."""
+    """Our hooks' own messages ("expected one of ...") read better than cattrs' generic ones.
+
+    Messages that are not ours (a class's own validator, an unknown key) may quote the input:
+    they are cut short, so a hostile document cannot make a long message.
+    """
     if isinstance(error, (TypeError, ValueError)) and str(error).startswith("expected"):
         return str(error)
-    return format_exception(error, type_)
+    return _cut(format_exception(error, type_))
+
+
+def _why(error: BaseException) -> str:
+    """An upcaster's failure in words that quote no value of the document: the kind of error,
+    and for a missing key its name."""
+    if type(error) is KeyError and error.args and isinstance(error.args[0], str):
+        return f"missing key {_cut(repr(error.args[0]))}"
+    return type(error).__name__
+
+
+def _cut(message: str) -> str:
+    if len(message) <= _LONGEST_PROBLEM:
+        return message
+    return message[: _LONGEST_PROBLEM - 3] + "..."
 
 
 def _messages(error: Exception, path: str) -> tuple[str, ...]:
     if isinstance(error, cattrs.BaseValidationError):
-        return tuple(cattrs.transform_error(error, path=path, format_exception=_format))
-    return (f"{error} @ {path}",)
+        found = cattrs.transform_error(error, path=path, format_exception=_format)
+        return tuple(_cut(problem) for problem in found)
+    return (f"{_cut(str(error))} @ {path}",)
+
+
+class _Problems:
+    """The problems of one document, up to :data:`~avanti.core.limits.MAX_PROBLEMS` of them."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        self.more = 0
+        self.rest = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self.found) >= limits.MAX_PROBLEMS
+
+    def append(self, problem: str) -> None:
+        self.extend((problem,))
+
+    def extend(self, problems: Iterable[str]) -> None:
+        for problem in problems:
+            if self.full:
+                self.more += 1
+            else:
+                self.found.append(problem)
+
+    def unchecked(self, events: int) -> None:
+        """Stop reading: ``events`` more events were not checked."""
+        self.rest = events
+
+    def raise_any(self) -> None:
+        if not self.found:
+            return
+        found = list(self.found)
+        if self.more:
+            found.append(f"... and {self.more:,} more problems")
+        if self.rest:
+            found.append(f"... and {self.rest:,} later events not checked")
+        raise DecodeError(tuple(found))
 
 
 class Codec(Generic[SetupT, CommandT, EventT]):
@@ -421,6 +589,8 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         self._event_data = _register_tagged_union(self.converter, self._event, self.events)
         self.command_classes = frozenset(self.command_types)
         self._forms: dict[type, Form] = {cls: _class_form(cls) for cls in self.command_types}
+        self._setup_form = _form(setup_type)
+        self._has_seed = any(a.name == "seed" for a in attrs.fields(setup_type))  # type: ignore[arg-type]  # an attrs class
         self._fast: dict[Any, Callable[[object], Any]] = {
             self._command: _fast_union(self.commands),
             self._event: _fast_union(self.events),
@@ -435,6 +605,14 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         demand. The core checks this before a game's ``decide`` sees a command."""
         form = self._forms.get(type(command))
         return form is not None and form(command)
+
+    def setup_problem(self, setup: object) -> str | None:
+        """What is wrong with the form of ``setup``, in words; ``None`` if every field holds
+        exactly its declared type, as a setup read from JSON always does (a ``list`` is no
+        ``tuple``, ``True`` no ``int``; an ``int`` may stand for a ``float``)."""
+        if self._setup_form(setup):  # the quick test; the walk below finds the path
+            return None
+        return value_problem(setup, self.setup_type, "setup")
 
     def form_problem(self, command: object) -> str | None:
         """What is wrong with the form of ``command``, in words; ``None`` if it is well formed."""
@@ -503,7 +681,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         try:
             return upcast(data)
         except Exception as error:
-            message = f"cannot upgrade a version {old} {tag} event: {error!r}"
+            message = f"cannot upgrade a version {old} {_cut(str(tag))} event ({_why(error)})"
             raise DecodeError((f"{message} @ {path}",)) from error
 
     # -- documents ---------------------------------------------------------------------------
@@ -525,27 +703,35 @@ class Codec(Generic[SetupT, CommandT, EventT]):
         if data.get("format") not in self.formats:
             envelope_errors.append(
                 f"'format' must be {json.dumps(self.format)}, "
-                f"got {json.dumps(data.get('format'))[:40]} @ $.format"
+                f"got {_other(data.get('format'))} @ $.format"
             )
         version = data.get("version")
         if type(version) is not int or not 1 <= version <= self.version:
             envelope_errors.append(
                 f"'version' must be an integer from 1 to {self.version}, "
-                f"got {json.dumps(version)[:40]} @ $.version"
+                f"got {version if type(version) is int else _kind(version)} @ $.version"
             )
         extra = sorted(set(data) - {"format", "version", "setup", "events"})
         if extra:
-            envelope_errors.append(f"extra keys {extra} @ $")
+            envelope_errors.append(_cut(f"extra keys {extra}") + " @ $")
         if envelope_errors:
             raise DecodeError(tuple(envelope_errors))
         assert isinstance(version, int)
+        raw_events = data.get("events")
+        if isinstance(raw_events, list) and len(raw_events) > limits.MAX_EVENTS:
+            raise DecodeError(
+                (
+                    f"a game document holds at most {limits.MAX_EVENTS:,} events, "
+                    f"not {len(raw_events):,} @ $.events",
+                )
+            )
         for old in range(version, self.version):
             upcast = self.upcasters.get(old)
             if upcast is not None:
                 try:
                     data = upcast(data)
                 except Exception as error:
-                    message = f"cannot upgrade a version {old} document: {error} @ $"
+                    message = f"cannot upgrade a version {old} document ({_why(error)}) @ $"
                     raise DecodeError((message,)) from error
             raw = data.get("events")
             if self.event_upcasters and isinstance(raw, list):
@@ -556,11 +742,19 @@ class Codec(Generic[SetupT, CommandT, EventT]):
                         for index, item in enumerate(raw)
                     ],
                 }
-        errors: list[str] = []
+        errors = _Problems()
         setup: Any = None
         events: tuple[EventT, ...] = ()
         if "setup" not in data:
             errors.append("required field missing @ $.setup")
+        elif self._has_seed and isinstance(data["setup"], dict) and "seed" not in data["setup"]:
+            # A setup class may draw a fresh seed by default; a document must name its own.
+            errors.append("required field missing @ $.setup.seed")
+        elif _holds_more_than(data["setup"], limits.MAX_SETUP_VALUES):
+            errors.append(
+                f"a setup holds at most {limits.MAX_SETUP_VALUES:,} JSON values "
+                "(numbers, strings, lists, objects) @ $.setup"
+            )
         else:
             try:
                 setup = self.structure(data["setup"], self.setup_type, path="$.setup")
@@ -568,7 +762,7 @@ class Codec(Generic[SetupT, CommandT, EventT]):
                 errors.extend(error.errors)
         raw_events = data.get("events")
         if not isinstance(raw_events, list):
-            got = json.dumps(raw_events)[:40]
+            got = _kind(raw_events)
             errors.append(f"expected a list of events, got {got} @ $.events")
         else:
             decoded = []
@@ -580,11 +774,13 @@ class Codec(Generic[SetupT, CommandT, EventT]):
                         event = self._strict(raw, self._event, f"$.events[{index}]")
                     except DecodeError as error:
                         errors.extend(error.errors)
+                        if errors.full:
+                            errors.unchecked(len(raw_events) - index - 1)
+                            break
                         continue
                 decoded.append(event)
             events = tuple(decoded)
-        if errors:
-            raise DecodeError(tuple(errors))
+        errors.raise_any()
         return setup, events
 
     def dumps(self, setup: SetupT, events: Iterable[EventT], *, indent: int | None = None) -> str:
@@ -597,8 +793,37 @@ class Codec(Generic[SetupT, CommandT, EventT]):
 
 
 def parse_json(text: str | bytes) -> JSONValue:
-    """Parse JSON text; malformed, too deep or too large input raises :class:`DecodeError`."""
+    """Parse JSON text, strictly.
+
+    :raises DecodeError: the text is longer than :data:`~avanti.core.limits.MAX_DOCUMENT_BYTES`
+        (checked before anything is parsed), is not JSON, nests too deep, or repeats a key
+        within one object (where plain :func:`json.loads` would keep the last one silently).
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise DecodeError((f"expected JSON text, got {type(text).__name__} @ $",))
+    if len(text) > limits.MAX_DOCUMENT_BYTES:
+        raise DecodeError(
+            (
+                f"a document may be at most {limits.MAX_DOCUMENT_BYTES:,} bytes long, "
+                f"not {len(text):,} @ $",
+            )
+        )
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError, TypeError) as error:
-        raise DecodeError((f"not valid JSON: {error} @ $",)) from error
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as error:
+        raise DecodeError((f"{error} @ $",)) from None
+    except (ValueError, RecursionError) as error:
+        raise DecodeError((f"not valid JSON: {_cut(str(error))} @ $",)) from None
+
+
+class _DuplicateKey(Exception):
+    """A JSON object names one key twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise _DuplicateKey(f"an object repeats the key {_cut(json.dumps(twice))}")
+    return data

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, overload
 
+import attrs
 from attrs import frozen
 
 from avanti.core.errors import (
@@ -147,12 +148,16 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         while index < len(log):
             command = rules.cause(log[index])
             if command is None:
-                raise CorruptLog(index, f"{log[index]!r} does not begin a command")
+                raise CorruptLog(index, f"{_a(log[index])} event does not begin a command")
             try:
                 after, caused = rules.execute(state, command)
             except IllegalCommand as error:
-                raise CorruptLog(index, f"it records an illegal command ({error})") from error
-            _expect(log, index, caused, f"it does not follow from {command!r}")
+                raise CorruptLog(
+                    index,
+                    f"it records {_a(command)} command that the rules refuse "
+                    f"({error.reason}{', rule ' + error.rule if error.rule else ''})",
+                ) from None
+            _expect(log, index, caused, f"it does not follow from its {_name(command)} command")
             state = after
             index += len(caused)
         return cls(setup, log, state)
@@ -170,13 +175,17 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         :raises IllegalCommand: the command breaks a rule (``reason`` and ``rule`` say which);
             this game is unchanged.
         :raises VersionConflict: ``expected_version`` is given and the log has another length.
+        :raises InvalidArgument: ``expected_version`` is neither ``None`` nor an ``int``.
         """
         log = self.events
         if expected_version is not None and (
             type(expected_version) is not int or expected_version != len(log)
         ):
             if type(expected_version) is not int:
-                raise TypeError(f"expected_version must be an int, not {expected_version!r}")
+                raise InvalidArgument(
+                    "expected_version must be an int (a version) or None, "
+                    f"not {type(expected_version).__name__}"
+                )
             raise VersionConflict(expected_version, len(log))
         rules = self.rules
         if not rules.well_formed(command):
@@ -223,8 +232,14 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         Short, unique among the legal commands of this moment, and a function of what the
         command's seat may see, so it is safe to show that seat. :meth:`parse_notation` reads it
         back.
+
+        :raises IllegalCommand: ``command`` is not a well-formed command of this game (reasons
+            ``unknown-command`` and ``malformed-command``, as :meth:`execute` refuses it).
         """
-        return self.rules.notations(self.state, command)[0]
+        rules = self.rules
+        if not rules.well_formed(command):
+            rules.refuse(command)
+        return rules.notations(self.state, command)[0]
 
     def parse_notation(self, text: str, seat: int | None = None) -> CommandT:
         """The legal command that ``text`` names, in the game's notation (see :meth:`notation`).
@@ -253,7 +268,7 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         :raises IllegalCommand: with reason ``nothing-to-undo`` when no command was executed.
         """
         rules = self.rules
-        state, opening = rules.start(self.setup)
+        state, opening = rules.unchecked_start(self.setup)
         for index in range(len(self.events) - 1, len(opening) - 1, -1):
             if rules.cause(self.events[index]) is not None:
                 log = self.events[:index]
@@ -299,7 +314,8 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             return tuple(event for event in seen if event is not None)
         if type(after) is not int or not 0 <= after <= len(self.events):
             raise InvalidArgument(
-                f"after must be a version from 0 to {len(self.events)}, not {after!r}"
+                f"after must be a version from 0 to {len(self.events)}, "
+                f"not {after if type(after) is int else type(after).__name__}"
             )
         pairs = ((i, redact(self.events[i], seat)) for i in range(after, len(self.events)))
         return tuple(Seen(i, event) for i, event in pairs if event is not None)
@@ -321,6 +337,16 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
             CoreReason.NO_SUCH_SEAT,
             f"there is no seat {seat!r}: {seats}, or None for a spectator",
         )
+
+    @property
+    def public_setup(self) -> object:
+        """The setup as every seat may know it: players, board, deck, options; no seed, no hidden
+        card of a scenario. Send a front end this, never :attr:`setup` (whose seed deals every
+        hand and shuffle to come)."""
+        public = self.rules.public
+        if public is None:  # pragma: no cover - every game of the library gives one
+            raise NotImplementedError(f"{type(self).__qualname__} has no public setup")
+        return public(self.setup)
 
     @property
     def outcome(self) -> OutcomeT | None:
@@ -356,9 +382,39 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
 
 def _expect(log: tuple[EventT, ...], start: int, expected: tuple[EventT, ...], why: str) -> None:
+    """Raise :class:`CorruptLog` at the first event of ``log`` from ``start`` on that is not
+    the ``expected`` one. The message names the event's index, type and differing fields, never
+    their values (a log's values may be hidden from whoever reads the error)."""
     for offset, event in enumerate(expected):
         index = start + offset
         if index >= len(log):
             raise CorruptLog(index, f"the log ends early: {why}")
-        if log[index] != event:
-            raise CorruptLog(index, f"expected {event!r}, found {log[index]!r}: {why}")
+        found = log[index]
+        if found != event:
+            if type(found) is not type(event):
+                difference = f"expected {_a(event)} event, found {_a(found)} event"
+            else:
+                difference = f"{_a(found)} event differs in {_differing(event, found)}"
+            raise CorruptLog(index, f"{difference}: {why}")
+
+
+def _name(value: object) -> str:
+    return type(value).__name__
+
+
+def _a(value: object) -> str:
+    """``"a CardDrawn"``, ``"an Invested"``: the type of ``value`` with its article."""
+    name = _name(value)
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+
+
+def _differing(expected: object, found: object) -> str:
+    """The fields in which two events of one type differ, by name."""
+    if not attrs.has(type(found)):  # pragma: no cover - every game's events are attrs classes
+        return "its value"
+    names = [
+        a.name
+        for a in attrs.fields(type(found))  # type: ignore[arg-type]  # an attrs class, checked
+        if getattr(expected, a.name) != getattr(found, a.name)
+    ]
+    return ("fields " if len(names) > 1 else "field ") + ", ".join(map(repr, names))

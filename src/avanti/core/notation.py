@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from avanti.core import limits
 from avanti.core.errors import CoreReason, IllegalCommand
 
 __all__ = ["normalize", "parse", "spellings"]
@@ -44,7 +45,8 @@ def normalize(text: str) -> str:
 
 _normalized = functools.lru_cache(maxsize=1 << 14)(normalize)
 """:func:`normalize`, remembered: :func:`parse` reads every spelling of every legal command, and
-the same few thousand spellings come back move after move."""
+the same few thousand spellings come back move after move. Only the games' own spellings (short
+phrases) pass through it, never a player's text, so its size is bounded as well as its slots."""
 
 
 def spellings(forms: Iterable[str]) -> tuple[str, ...]:
@@ -79,6 +81,11 @@ def parse(
     if not isinstance(text, str):
         raise IllegalCommand(
             CoreReason.UNKNOWN_NOTATION, f"a notation is text, not {type(text).__name__}"
+        )
+    if len(text) > limits.MAX_NOTATION_LENGTH:
+        raise IllegalCommand(
+            CoreReason.UNKNOWN_NOTATION,
+            f"a notation is at most {limits.MAX_NOTATION_LENGTH} characters, not {len(text):,}",
         )
     wanted = normalize(text)
     found = [c for c in candidates if any(_normalized(n) == wanted for n in notations(c))]

@@ -24,6 +24,10 @@ A command's *form* is checked here, once for every game, before the game's ``dec
 field must hold exactly its declared type (``True`` is no card number, ``1.0`` no seat). The
 record's ``decide`` and ``execute`` are those checked versions; the game's rules modules then hold
 only rules.
+
+A setup's form is checked the same way before the game's ``start`` sees it
+(:meth:`~avanti.core.codec.Codec.setup_problem`): a setup built in Python meets exactly the
+checks of one read from JSON, so whatever starts can be saved and read back.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from typing import Any, Generic, NoReturn, TypeVar
 from attrs import Factory, field, frozen
 
 from avanti.core.codec import Codec
-from avanti.core.errors import CoreReason, IllegalCommand
+from avanti.core.errors import CoreReason, IllegalCommand, InvalidSetup
 
 __all__ = ["Ruleset", "seats_of"]
 
@@ -108,6 +112,13 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     """Every way to write a command in a state, the game's own notation first: short, unique
     among the legal commands of the moment, and a function of what the command's seat may see
     (see :mod:`avanti.core.notation`)."""
+    public: Callable[[SetupT], object] | None = None
+    """The part of a setup every seat may know (players, board, deck, options; never the seed
+    or a scenario's hidden cards): what a front end needs to draw the table. A game's
+    ``public_setup(setup)``; :attr:`avanti.core.Game.public_setup` calls it."""
+    setup_rule: str = ""
+    """The rule a setup of the wrong form breaks (the one that says what a game is set up with,
+    ``"A1"``): named when a field of the setup does not hold its declared type."""
     waiting: Callable[[StateT], tuple[int, ...]] = field(
         default=Factory(lambda self: partial(_seats_waiting, self.legal_commands), takes_self=True)
     )
@@ -134,10 +145,18 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     """The game's one-pass ``execute`` without the form check in front, for a caller that has
     checked the form itself (:meth:`avanti.core.Game.execute` does, one call fewer per step)."""
 
+    unchecked_start: Callable[[SetupT], tuple[StateT, tuple[EventT, ...]]] = field(
+        init=False, repr=False, eq=False
+    )
+    """The game's ``start`` without the setup's form check in front, for a setup already
+    checked (:meth:`avanti.core.Game.undo` starts again from the game's own setup)."""
+
     def __attrs_post_init__(self) -> None:
         refuse = self.refuse
         well_formed = self.codec.well_formed
         put = object.__setattr__
+        put(self, "unchecked_start", self.start)
+        put(self, "start", _checked_setup(self.codec, self.setup_rule, self.start))
         put(self, "well_formed", well_formed)
         put(self, "unchecked_execute", self.execute)
         put(self, "decide", _checked(well_formed, refuse, self.decide))
@@ -165,6 +184,20 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
 
 def _seats_waiting(legal_commands: Callable[[Any], tuple[Any, ...]], state: Any) -> tuple[int, ...]:
     return seats_of(legal_commands(state))
+
+
+def _checked_setup(
+    codec: Codec[Any, Any, Any], rule: str, start: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """``start`` with the setup's form check in front (see :meth:`Codec.setup_problem`)."""
+
+    def checked(setup: Any) -> Any:
+        problem = codec.setup_problem(setup)
+        if problem is not None:
+            raise InvalidSetup(problem, rule=rule)
+        return start(setup)
+
+    return functools.wraps(start)(checked)
 
 
 def _checked(

@@ -3,8 +3,9 @@
 The rules as this library reads them are M1-M9 of ``RULES-mare.md``; the variants published
 simulators use are :class:`Options` (M9). The entry points have the same names as in every game::
 
-    game = new_game(["Ann", "Bob"], seed=7)
+    game = new_game(["Ann", "Bob"])  # the seed of the die is drawn afresh: the server's secret
     game = game.execute(Roll(seat=0))
+    game.public_setup  # what every seat may know: all of the setup but the seed
 
 :func:`odds` gives the exact chances of each result under a policy for the one choice (M6: after a
 free fish's colour, which other fish to move, or none), and :func:`simulate` plays many games to
@@ -35,6 +36,9 @@ from avanti.mare.setup import (
     CAUGHT,
     FACES,
     FISH,
+    MAX_BOAT_FACES,
+    MAX_PLAYERS,
+    MAX_SEED,
     PIECES,
     SEA,
     START,
@@ -43,8 +47,10 @@ from avanti.mare.setup import (
     Fish,
     FreeFishRoll,
     Options,
+    PublicSetup,
     Setup,
     Side,
+    public_setup,
 )
 from avanti.mare.state import GameState, Outcome, Result
 from avanti.mare.views import View, redact, view
@@ -54,6 +60,9 @@ __all__ = [
     "CODEC",
     "FACES",
     "FISH",
+    "MAX_BOAT_FACES",
+    "MAX_PLAYERS",
+    "MAX_SEED",
     "PIECES",
     "POLICIES",
     "RULES",
@@ -86,6 +95,7 @@ __all__ = [
     "Outcome",
     "PieceRemoved",
     "Policy",
+    "PublicSetup",
     "Reason",
     "Result",
     "Roll",
@@ -108,6 +118,7 @@ __all__ = [
     "new_game",
     "odds",
     "outcome",
+    "public_setup",
     "redact",
     "replay",
     "simulate",

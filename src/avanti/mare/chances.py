@@ -12,17 +12,31 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Literal, get_args
 
 from attrs import frozen
 
 from avanti import core
 from avanti.core.errors import InvalidArgument
+from avanti.core.limits import new_seed
 from avanti.mare.commands import MoveFish, SkipMove
 from avanti.mare.events import DieRolled
 from avanti.mare.game import DEFAULT_OPTIONS, Game, new_game
-from avanti.mare.setup import CAUGHT, FACES, FISH, SEA, CaughtFishRoll, FreeFishRoll, Options
+from avanti.mare.rules import check_options
+from avanti.mare.setup import (
+    CAUGHT,
+    FACES,
+    FISH,
+    MAX_PLAYERS,
+    MAX_SEED,
+    PIECES,
+    SEA,
+    START,
+    CaughtFishRoll,
+    FreeFishRoll,
+    Options,
+)
 from avanti.mare.state import GameState, Result
 
 __all__ = ["POLICIES", "Odds", "Policy", "Tally", "choose", "odds", "simulate"]
@@ -52,6 +66,16 @@ POLICIES: tuple[Policy, ...] = get_args(Policy)
 
 Key = tuple[int, tuple[int, ...]]
 """A position for the solver: the boat, and the fish places sorted (the fish are alike)."""
+
+_POSITIONS = sum(math.comb(SEA + len(FISH) - boat, len(FISH)) for boat in range(PIECES + 1))
+"""How many positions there are (6187): with the boat on ``boat`` (0-11, M5), each fish is caught,
+free, or on one of the ``PIECES - boat`` pieces left (M1), and the fish are alike. A solver's
+caches hold at most this many entries, so they never forget a value while solving."""
+_SOLVERS = 32
+"""How many solvers are kept at once, the least recently used dropped first. There is one per
+policy and options (5 policies and 90 readings of M9 make 450); each holds at most
+:data:`_POSITIONS` values, about 6 MB when every position is asked for and 3 MB for the odds from
+the start, so the cache stays under 200 MB whatever is asked."""
 
 
 @frozen
@@ -123,16 +147,17 @@ class _Faces:
 
 
 class _Solver:
-    """The value of every position under one policy and one set of options."""
+    """The value of every position under one policy and one set of options, both checked by
+    :func:`_solver`, the one road to a solver."""
 
     def __init__(self, policy: Policy, options: Options) -> None:
-        if policy not in POLICIES:
-            raise InvalidArgument(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
         self.policy = policy
         self.options = options
         self.may_decline = not options.free_fish_move_owed
-        self.value: Callable[[Key], _Value] = cache(self._value)
-        self.decided: Callable[[int, tuple[int, ...]], int | None] = cache(self._decided)
+        self.value: Callable[[Key], _Value] = lru_cache(maxsize=_POSITIONS)(self._value)
+        self.decided: Callable[[int, tuple[int, ...]], int | None] = lru_cache(maxsize=_POSITIONS)(
+            self._decided
+        )
 
     def faces(self, boat: int, places: tuple[int, ...]) -> _Faces:
         """The faces of a position with a fish in the river (M4-M7, M9)."""
@@ -248,9 +273,51 @@ class _Solver:
         return _mean(weighted, _ZERO, _ONE)
 
 
-@cache
-def _solver(policy: Policy, options: Options) -> _Solver:
+@lru_cache(maxsize=_SOLVERS)
+def _cached_solver(policy: Policy, options: Options) -> _Solver:
     return _Solver(policy, options)
+
+
+def _solver(policy: object, options: Options) -> _Solver:
+    """The solver for ``policy`` and ``options``, both checked before anything is built or
+    cached for them.
+
+    :raises InvalidArgument: an unknown policy.
+    :raises InvalidSetup: options that are no reading of the rules (M9).
+    """
+    if type(policy) is not str or policy not in POLICIES:
+        shown = repr(policy) if type(policy) is str and len(policy) <= 40 else type(policy).__name__
+        raise InvalidArgument(f"unknown policy {shown}; choose one of {', '.join(POLICIES)}")
+    check_options(options)
+    return _cached_solver(policy, options)
+
+
+def _check_position(state: GameState) -> None:
+    """Refuse a state that no game reaches, before the solver caches anything for it.
+
+    The boat has taken 0 to 11 pieces (M5); each of the four fish is caught, free, or on a piece
+    still in front of the boat (M1, M4, M5); a move is offered only while a fish swims (M6, M8).
+
+    :raises InvalidArgument: the state is not such a position (the message names the field).
+    """
+    if type(state) is not GameState:
+        raise InvalidArgument(f"state must be an avanti.mare.GameState, not {type(state).__name__}")
+    boat = state.boat
+    if type(boat) is not int or not 0 <= boat <= PIECES:
+        raise InvalidArgument(f"M5: state.boat must be an int from 0 to {PIECES}")
+    places = state.fish
+    if type(places) is not tuple or len(places) != len(FISH):
+        raise InvalidArgument(f"M1: state.fish must be a tuple of {len(FISH)} places")
+    for fish, place in zip(FISH, places, strict=True):
+        if type(place) is not int or not (place in (CAUGHT, SEA) or boat < place <= PIECES):
+            raise InvalidArgument(
+                f"M1: the {fish} fish must be caught ({CAUGHT}), free ({SEA}) or on a piece "
+                f"from {boat + 1} to {PIECES}"
+            )
+    if type(state.move_due) is not bool:
+        raise InvalidArgument("M6: state.move_due must be True or False")
+    if state.move_due and not any(_in_river(place) for place in places):
+        raise InvalidArgument("M6: a move is offered only while a fish is in the river")
 
 
 def odds(
@@ -266,17 +333,24 @@ def odds(
     a move, or declining where the options allow it. Each policy's rule for declining is in
     :data:`Policy`; the "best" policies choose for their side whoever rolls.
 
-    :raises InvalidArgument: an unknown policy, or options that contradict the state's.
+    Everything is checked before a solver is built or cached for the options, or a position
+    stored in one.
+
+    :raises InvalidArgument: an unknown policy, options that contradict the state's, or a state
+        that no game reaches (a boat or fish off the river, M1, M5).
+    :raises InvalidSetup: options that are no reading of the rules (M9).
     """
-    if state is not None and options is not None and options != state.options:
-        raise InvalidArgument(
-            "the state carries its own options; leave options out or pass the same"
-        )
-    chosen = state.options if state is not None else options or DEFAULT_OPTIONS
+    if state is not None:
+        _check_position(state)
+        if options is not None and options != state.options:
+            raise InvalidArgument(
+                "the state carries its own options; leave options out or pass the same"
+            )
+    chosen = state.options if state is not None else DEFAULT_OPTIONS if options is None else options
     solver = _solver(policy, chosen)
     if state is None:
-        state = new_game(["Ann"], options=chosen).state
-    if state.move_due:
+        value = solver.value(_key(0, (START,) * len(FISH)))  # the river of M1
+    elif state.move_due:
         value = solver.after_choice(state.boat, state.fish)
     else:
         value = solver.value(_key(state.boat, state.fish))
@@ -291,7 +365,11 @@ def choose(
 
     ``stream`` supplies the random policy's draw, one of the fish in the river or declining (the
     first fish in the river if left out).
+
+    :raises InvalidArgument: no move is offered, an unknown policy, or a state no game reaches.
+    :raises InvalidSetup: the state's options are no reading of the rules (M9).
     """
+    _check_position(state)
     if not state.move_due:
         raise InvalidArgument("no MoveFish is due in this state")
     solver = _solver(policy, state.options)
@@ -336,22 +414,34 @@ def simulate(
     policy: Policy = "closest-to-boat",
     options: Options | None = None,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     players: int = 2,
 ) -> Tally:
     """Play ``games`` whole games with :meth:`Game.execute`, making each M6 choice by ``policy``
     (a move or, where ``options`` allow it, declining).
 
     Game ``i`` uses seed ``seed + i``; the random policy draws from a separate stream of the same
-    seed, so the games' own dice are untouched. Two runs meant to be independent need seeds at
-    least ``games`` apart: ``seed=1`` and ``seed=2`` share all but one game. For benchmarks and
-    soak runs as well as tests.
+    seed, so the games' own dice are untouched. Left out, ``seed`` is drawn afresh by
+    :func:`avanti.core.limits.new_seed`, as for a game a server deals; pass one to repeat a run.
+    Two runs meant to be independent need seeds at least ``games`` apart: ``seed=1`` and
+    ``seed=2`` share all but one game. For benchmarks and soak runs as well as tests.
 
-    :raises InvalidArgument: ``games`` is below 1, or the policy is unknown.
+    Every argument is checked before the first game is dealt.
+
+    :raises InvalidArgument: ``games`` is below 1, ``players`` is not 1 to 6 (M2), a seed
+        ``seed + games - 1`` is out of range (M3), or the policy is unknown.
+    :raises InvalidSetup: options that are no reading of the rules (M9).
     """
-    if games < 1:
-        raise InvalidArgument(f"simulate at least one game, not {games}")
-    chosen = options or DEFAULT_OPTIONS
+    if type(games) is not int or games < 1:
+        shown = games if type(games) is int and games > -1000 else type(games).__name__
+        raise InvalidArgument(f"simulate at least one game, not {shown}")
+    if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
+        raise InvalidArgument(f"M2: simulate games of 1 to {MAX_PLAYERS} players")
+    seed = new_seed() if seed is None else seed
+    if type(seed) is not int or not -MAX_SEED < seed < MAX_SEED - games + 1:
+        raise InvalidArgument("M3: the seeds seed to seed + games - 1 must lie within MAX_SEED")
+    chosen = DEFAULT_OPTIONS if options is None else options
+    _solver(policy, chosen)  # the policy and the options, checked before any game is played
     names = [f"P{n}" for n in range(players)]
     counts = dict.fromkeys(Result, 0)
     rolls = rolls_squared = 0

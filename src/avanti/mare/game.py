@@ -6,17 +6,21 @@ aggregate and the module-level entry points shared by every game (``new_game``, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from avanti import core
+from avanti.core.limits import new_seed
 from avanti.mare import rules, views
 from avanti.mare.commands import COMMANDS, Command
 from avanti.mare.events import EVENTS, Event
 from avanti.mare.notation import notations
-from avanti.mare.setup import Options, Setup, Side
+from avanti.mare.setup import MAX_PLAYERS, Options, PublicSetup, Setup, Side, public_setup
 from avanti.mare.state import GameState, Outcome
 from avanti.mare.views import View
 
 __all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
+
+_T = TypeVar("_T")
 
 
 def _owed_before_version_2(document: dict[str, core.JSONValue]) -> dict[str, core.JSONValue]:
@@ -71,6 +75,8 @@ RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Rule
     outcome=rules.outcome,
     cause=rules.cause,
     notations=notations,
+    public=public_setup,
+    setup_rule="M2",
 )
 """The rules of Avanti mare! (M1-M9) as one record, bound to :class:`Game`."""
 
@@ -80,6 +86,12 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
     game; see :class:`avanti.core.Game` for ``execute``, ``undo``, ``view`` and the rest."""
 
     __slots__ = ()
+
+    @property
+    def public_setup(self) -> PublicSetup:
+        """The setup as every seat may know it: players, sides, first seat and options, never the
+        seed (M3). Send a front end this, never :attr:`setup`."""
+        return public_setup(self.setup)
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
@@ -99,7 +111,7 @@ def default_sides(players: int) -> tuple[Side, ...]:
 
 def new_game(
     players: Sequence[str],
-    seed: int = 0,
+    seed: int | None = None,
     *,
     sides: Sequence[Side] | None = None,
     first: int = 0,
@@ -107,14 +119,32 @@ def new_game(
 ) -> Game:
     """Start a game for ``players`` (names, clockwise), with ``first`` rolling first (M2).
 
+    ``seed`` seeds the die (M3). It is the server's secret: whoever knows it can foresee every
+    roll, so left out it is drawn afresh by :func:`avanti.core.limits.new_seed`; pass one only to
+    replay or test a known game, and show players :attr:`Game.public_setup`, never the setup.
     ``sides`` defaults to fish friends and fisher fans in turn, starting with seat 0.
 
-    :raises InvalidSetup: the setup breaks M2 (1-6 players, one side each, a valid first seat),
-        M3 (an integer seed) or M9 (the options); the message names the rule.
+    :raises InvalidSetup: the setup breaks M2 (1-6 players with good, different names, one side
+        each, a valid first seat), M3 (an int seed within ``MAX_SEED``) or M9 (the options); the
+        message names the rule.
     """
-    names = tuple(players)
-    chosen = default_sides(len(names)) if sides is None else tuple(sides)
-    return Game.new(Setup(names, chosen, first, seed, options))
+    names = _tuple(players, "players must be a sequence of names")
+    if sides is not None:
+        chosen = _tuple(sides, "sides must be a sequence of Side values")
+    elif len(names) <= MAX_PLAYERS:
+        chosen = default_sides(len(names))
+    else:
+        chosen = ()  # the count of players is refused first (M2): build nothing for them
+    secret = new_seed() if seed is None else seed
+    return Game.new(Setup(names, chosen, first, secret, options))
+
+
+def _tuple(items: Iterable[_T], what: str) -> tuple[_T, ...]:
+    """``items`` as a tuple for a setup, or :class:`InvalidSetup` naming M2 if it is one text
+    (whose letters would become players) or no sequence at all."""
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        raise core.InvalidSetup(f"{what}, not {type(items).__name__}", rule="M2")
+    return tuple(items)
 
 
 def replay(setup: Setup, events: Iterable[Event], *, verify: bool = True) -> Game:

@@ -14,10 +14,10 @@ each form is unique and hides nothing.
 
 from __future__ import annotations
 
-import functools
-
+from avanti.core import CoreReason, refuse
 from avanti.core.notation import spellings
-from avanti.mare.commands import Command, Roll, SkipMove
+from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
+from avanti.mare.setup import FISH, Fish
 from avanti.mare.state import GameState
 
 __all__ = ["notations"]
@@ -39,14 +39,28 @@ shows (the four colours start with different letters: b, o, y, p)."""
 
 
 def notations(state: GameState, command: Command) -> tuple[str, ...]:
-    """Every spelling of ``command``, the notation first (M3, M6)."""
-    if isinstance(command, Roll):
+    """Every spelling of ``command``, the notation first (M3, M6).
+
+    :raises IllegalCommand: ``command`` is not one of this game's commands, or a ``MoveFish``
+        names no fish (reason ``unknown-command`` or ``malformed-command``, rule M2).
+    """
+    given: object = command  # a caller may pass anything: checked, not trusted
+    if isinstance(given, Roll):
         return _ROLL
-    if isinstance(command, SkipMove):
+    if isinstance(given, SkipMove):
         return _SKIP
-    return _move(str(command.fish))
+    if not isinstance(given, MoveFish):
+        message = f"a {type(given).__name__} is not a command of Avanti mare!"
+        refuse(CoreReason.UNKNOWN_COMMAND, message, rule="M2", command=given)
+    fish: object = given.fish
+    if type(fish) is not Fish:
+        message = f"MoveFish.fish must be a Fish, not {type(fish).__name__}"
+        refuse(CoreReason.MALFORMED_COMMAND, message, rule="M2", command=given)
+    return _MOVES[fish]
 
 
-@functools.lru_cache(maxsize=64)
-def _move(fish: str) -> tuple[str, ...]:
-    return spellings(form.format(fish=fish, initial=fish[:1]) for form in _MOVE)
+_MOVES: dict[Fish, tuple[str, ...]] = {
+    fish: spellings(form.format(fish=fish.value, initial=fish.value[:1]) for form in _MOVE)
+    for fish in FISH
+}
+"""Every spelling of each fish's move, built once from the four fish (M1): no cache to fill."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from avanti import core
 from avanti.core import CoreReason, InvalidSetup, refuse
+from avanti.core.limits import names_problem
 from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
 from avanti.mare.events import (
     DieRolled,
@@ -31,6 +32,9 @@ from avanti.mare.setup import (
     CAUGHT,
     FACES,
     FISH,
+    MAX_BOAT_FACES,
+    MAX_PLAYERS,
+    MAX_SEED,
     PIECES,
     SEA,
     START,
@@ -38,6 +42,7 @@ from avanti.mare.setup import (
     Face,
     Fish,
     FreeFishRoll,
+    Options,
     Setup,
     Side,
 )
@@ -48,6 +53,8 @@ __all__ = [
     "Outcome",
     "Reason",
     "cause",
+    "check_options",
+    "check_setup",
     "decide",
     "evolve",
     "fold",
@@ -56,9 +63,6 @@ __all__ = [
     "start",
     "waiting",
 ]
-
-MAX_PLAYERS = 6
-"""The most players at one table (M2)."""
 
 
 class Reason(enum.StrEnum):
@@ -74,48 +78,97 @@ class Reason(enum.StrEnum):
 # -- setup ---------------------------------------------------------------------------------------
 
 
+def _shown(value: object) -> str:
+    """A number for a message: a small ``int`` as it is, anything else by its kind only.
+
+    Setups come from untrusted documents: a message never repeats a long value (an ``int`` of
+    thousands of digits cannot even be written out) or a text.
+    """
+    if type(value) is int:
+        return str(value) if -1000 < value < 1000 else f"an int of {value.bit_length()} bits"
+    return f"a {type(value).__name__}"
+
+
 def check_setup(setup: Setup) -> None:
     """Raise :class:`InvalidSetup` naming the rule when ``setup`` does not fit M2, M3 or M9.
 
-    Player names must differ, compared exactly: ``"Ann"`` and ``"ann"`` are two players (names
-    are shown as given, never folded).
+    M2: 1 to :data:`~avanti.mare.MAX_PLAYERS` players, whose names pass
+    :func:`avanti.core.limits.names_problem` (1 to 40 printable characters, no space at either
+    end, all different, compared exactly: ``"Ann"`` and ``"ann"`` are two players); one side each;
+    a first seat at the table. M3: a seed strictly between ``-MAX_SEED`` and
+    :data:`~avanti.mare.MAX_SEED`. M9: the options (:func:`check_options`).
+
+    Every size is checked before anything is read item by item, and no message repeats a name,
+    the seed or any other value given: it names the field, the seat and the kind of value.
     """
+    if type(setup) is not Setup:
+        raise InvalidSetup(
+            f"a setup must be an avanti.mare.Setup, not {type(setup).__name__}", rule="M2"
+        )
     players = setup.players
-    if not isinstance(players, tuple) or not all(isinstance(p, str) for p in players):
-        raise InvalidSetup("players must be a tuple of names", rule="M2")
-    if not 1 <= len(players) <= MAX_PLAYERS:
+    if type(players) is tuple and not 1 <= len(players) <= MAX_PLAYERS:
         raise InvalidSetup(
             f"Avanti mare! takes 1 to {MAX_PLAYERS} players, got {len(players)}", rule="M2"
         )
-    if not all(name.strip() for name in players):
-        raise InvalidSetup("every player needs a non-empty name", rule="M2")
-    if len(set(players)) != len(players):
-        raise InvalidSetup(f"player names must differ, got {list(players)}", rule="M2")
+    problem = names_problem(players)
+    if problem is not None:
+        raise InvalidSetup(problem, rule="M2")
     sides = setup.sides
-    if not isinstance(sides, tuple) or not all(isinstance(s, Side) for s in sides):
-        raise InvalidSetup("sides must be a tuple of Side values", rule="M2")
+    if type(sides) is not tuple:
+        raise InvalidSetup(
+            f"sides must be a tuple of Side values, not {type(sides).__name__}", rule="M2"
+        )
     if len(sides) != len(players):
         raise InvalidSetup(
             f"each of the {len(players)} players needs a side, got {len(sides)} sides", rule="M2"
         )
-    if type(setup.first) is not int or not 0 <= setup.first < len(players):
+    if not all(type(side) is Side for side in sides):
+        raise InvalidSetup("sides must be a tuple of Side values", rule="M2")
+    first = setup.first
+    if type(first) is not int or not 0 <= first < len(players):
         raise InvalidSetup(
-            f"the first seat must be from 0 to {len(players) - 1}, got {setup.first!r}", rule="M2"
+            f"the first seat must be from 0 to {len(players) - 1}, got {_shown(first)}", rule="M2"
         )
-    if type(setup.seed) is not int:
-        raise InvalidSetup(f"the seed must be an integer, got {setup.seed!r}", rule="M3")
-    options = setup.options
-    faces = options.boat_faces
-    if not isinstance(faces, tuple) or not all(isinstance(f, Face) for f in faces):
-        raise InvalidSetup("boat_faces must be a tuple of die faces", rule="M9")
-    if any(face.fish is not None for face in faces) or len(set(faces)) != len(faces):
+    seed = setup.seed
+    if type(seed) is not int:
+        raise InvalidSetup(f"the seed must be an int, not {type(seed).__name__}", rule="M3")
+    if not -MAX_SEED < seed < MAX_SEED:
         raise InvalidSetup(
-            f"boat_faces must be distinct fishers' faces (red, green), got {list(faces)}",
+            "the seed must lie strictly between -2**128 and 2**128 (MAX_SEED)", rule="M3"
+        )
+    check_options(setup.options)
+
+
+def check_options(options: Options) -> None:
+    """Raise :class:`InvalidSetup` naming M9 when ``options`` are not a reading of the rules.
+
+    ``boat_faces`` is a tuple of at most :data:`~avanti.mare.MAX_BOAT_FACES` distinct fishers'
+    faces (red, green; its length is checked first); the other fields hold members of their enums
+    and a ``bool``. :func:`check_setup` calls it, and so do :func:`avanti.mare.odds`,
+    :func:`avanti.mare.choose` and :func:`avanti.mare.simulate` before they build or cache
+    anything for the options.
+    """
+    if type(options) is not Options:
+        raise InvalidSetup(
+            f"options must be an avanti.mare.Options, not {type(options).__name__}", rule="M9"
+        )
+    faces = options.boat_faces
+    if type(faces) is not tuple:
+        raise InvalidSetup(
+            f"boat_faces must be a tuple of die faces, not {type(faces).__name__}", rule="M9"
+        )
+    if len(faces) > MAX_BOAT_FACES:
+        raise InvalidSetup(
+            f"boat_faces names at most {MAX_BOAT_FACES} faces (red, green), got {len(faces)}",
             rule="M9",
         )
-    if not isinstance(options.caught_fish_roll, CaughtFishRoll):
+    if not all(type(face) is Face for face in faces):
+        raise InvalidSetup("boat_faces must be a tuple of die faces", rule="M9")
+    if any(face.fish is not None for face in faces) or len(set(faces)) != len(faces):
+        raise InvalidSetup("boat_faces must be distinct fishers' faces (red, green)", rule="M9")
+    if type(options.caught_fish_roll) is not CaughtFishRoll:
         raise InvalidSetup("caught_fish_roll must be a CaughtFishRoll", rule="M9")
-    if not isinstance(options.free_fish_roll, FreeFishRoll):
+    if type(options.free_fish_roll) is not FreeFishRoll:
         raise InvalidSetup("free_fish_roll must be a FreeFishRoll", rule="M9")
     if type(options.free_fish_move_owed) is not bool:
         raise InvalidSetup("free_fish_move_owed must be True or False", rule="M9")

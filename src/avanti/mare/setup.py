@@ -1,19 +1,26 @@
 """The pieces of Avanti mare! as data, the variant options, and the setup of one game.
 
 The river (M1), the die (M3) and the two sides (M2) are fixed facts of the game, declared here once;
-:class:`Options` names the readings published simulators differ on (M9).
+:class:`Options` names the readings published simulators differ on (M9). The bounds on a setup
+(:data:`MAX_PLAYERS`, :data:`MAX_BOAT_FACES`, :data:`MAX_SEED`) are checked by
+:func:`avanti.mare.rules.check_setup` before anything is built from a setup.
 """
 
 from __future__ import annotations
 
 import enum
 
-from attrs import frozen
+from attrs import field, frozen
+
+from avanti.core.limits import new_seed
 
 __all__ = [
     "CAUGHT",
     "FACES",
     "FISH",
+    "MAX_BOAT_FACES",
+    "MAX_PLAYERS",
+    "MAX_SEED",
     "PIECES",
     "SEA",
     "START",
@@ -22,8 +29,10 @@ __all__ = [
     "Fish",
     "FreeFishRoll",
     "Options",
+    "PublicSetup",
     "Setup",
     "Side",
+    "public_setup",
 ]
 
 PIECES = 11
@@ -34,6 +43,19 @@ SEA = PIECES + 1
 """The place of a free fish: the sea, one step past piece 11 (M4)."""
 CAUGHT = 0
 """The place of a caught fish: the boat, which stands where the removed pieces were (M5)."""
+
+MAX_PLAYERS = 6
+"""The most players at one table (M2: 1 to 6 players). ``players`` and ``sides`` are refused by
+their length before any name or side is looked at."""
+MAX_BOAT_FACES = 2
+"""The most faces in :attr:`Options.boat_faces` (M5, M9): the die has two fishers' faces, red and
+green, and each may be named once. A longer tuple is refused by its length before any face is
+looked at."""
+MAX_SEED = 2**128
+"""Seeds lie strictly between ``-MAX_SEED`` and ``MAX_SEED`` (M3). The generator reads 128 bits of
+a seed (:class:`avanti.core.Rng`), so every game it can deal has a seed in range, and a seed in
+range is always written to a game document and read back (Python refuses to write an ``int`` of
+more than 4300 digits). :func:`avanti.core.limits.new_seed` draws from ``0`` to ``2**64 - 1``."""
 
 
 class Fish(enum.StrEnum):
@@ -140,13 +162,41 @@ class Setup:
     """Everything a game starts from: the players, their sides, who rolls first, seed, options.
 
     ``players`` are names in seating order (clockwise); ``sides[i]`` is the side of ``players[i]``
-    (M2); ``first`` is the seat that rolls first (the youngest player, M2). Checked by
-    :func:`avanti.mare.new_game` and by the ruleset's ``start``, which raise
-    :class:`~avanti.core.errors.InvalidSetup` naming the rule.
+    (M2); ``first`` is the seat that rolls first (the youngest player, M2). ``seed`` seeds the die
+    (M3): it is the server's secret, since with it anyone can foresee every roll, so it defaults
+    to a fresh one from :func:`avanti.core.limits.new_seed` and a seat is shown
+    :func:`public_setup` instead. Checked by :func:`avanti.mare.new_game` and by the ruleset's
+    ``start``, which raise :class:`~avanti.core.errors.InvalidSetup` naming the rule.
     """
 
     players: tuple[str, ...]
     sides: tuple[Side, ...]
     first: int = 0
-    seed: int = 0
+    seed: int = field(factory=new_seed)
     options: Options = Options()
+
+
+@frozen
+class PublicSetup:
+    """The setup as every seat may know it: all of :class:`Setup` but the seed.
+
+    Everything on the table of Avanti mare! is public (M1: the river and the fish are in plain
+    view; M2: the players, the side each picked at the start, and who rolls first; M9: the
+    reading of the rules the table plays by, in ``options``). The only hidden fact is the seed of
+    the die (M3), which would tell every roll to come: it is left out. Get one with
+    :func:`public_setup` or :attr:`avanti.mare.Game.public_setup`.
+    """
+
+    players: tuple[str, ...]
+    """The names, clockwise (M2)."""
+    sides: tuple[Side, ...]
+    """The side of each player (M2)."""
+    first: int
+    """The seat that rolls first (M2)."""
+    options: Options
+    """The readings of the rules in play (M9)."""
+
+
+def public_setup(setup: Setup) -> PublicSetup:
+    """What every seat may know of ``setup``: everything but the seed (M1-M3, M9)."""
+    return PublicSetup(setup.players, setup.sides, setup.first, setup.options)
