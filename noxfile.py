@@ -23,14 +23,15 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` over src, tests and examples."""
-    session.install("-e", ".[test,cli]", "mypy>=1.10", "nox>=2024.4")
+    session.install("-e", ".[test,cli,postgres]", "mypy>=1.10", "nox>=2024.4")
     session.run("mypy", "--strict")
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """pytest with Hypothesis, under branch coverage."""
-    session.install("-e", ".[test,cli]")
+    """pytest with Hypothesis, under branch coverage; the PostgreSQL store's tests start a
+    private PostgreSQL server of their own (Debian's ``postgresql`` package)."""
+    session.install("-e", ".[test,cli,postgres]")
     session.run("coverage", "run", "-m", "pytest", *session.posargs)
     session.run("coverage", "report")
 
@@ -46,7 +47,7 @@ def examples(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
-    session.install("-e", ".[docs,cli]")
+    session.install("-e", ".[docs,cli,postgres]")
     session.run(
         "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
@@ -61,6 +62,24 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".", "open-spiel")
     session.run("python", "benchmarks/run.py", *session.posargs)
     session.run("python", "benchmarks/anatomy.py")
+
+
+@nox.session(default=False)
+def postgres(session: nox.Session) -> None:
+    """The PostgreSQL store's tests alone, on a private server they start and stop themselves
+    (needs Debian's ``postgresql`` package, or PostgreSQL's server binaries on the PATH)."""
+    session.install("-e", ".[test,postgres]")
+    session.run("pytest", "tests/store/test_postgres.py", *session.posargs)
+
+
+@nox.session(default=False)
+def storebench(session: nox.Session) -> None:
+    """The event stores side by side (memory, SQLite FULL and NORMAL, PostgreSQL on a private
+    server it starts): appends per second, reads by log length, loading a whole game, and
+    ``GameStore.execute`` against a bare ``Game.execute`` (not part of the gate, which runs it
+    small)."""
+    session.install("-e", ".[test,postgres]")
+    session.run("python", "benchmarks/store.py", *session.posargs)
 
 
 @nox.session(default=False)

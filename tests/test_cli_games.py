@@ -9,7 +9,7 @@ import re
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from attrs import frozen
@@ -211,8 +211,9 @@ class FakeFigure:
     def tight_layout(self) -> None:
         pass
 
-    def savefig(self, path: Path) -> None:
-        Path(path).write_bytes(b"PNG")
+    def savefig(self, target: BinaryIO, format: str) -> None:
+        assert format == "png"
+        target.write(b"PNG")
 
 
 def fake_matplotlib(monkeypatch: pytest.MonkeyPatch) -> FakeAxes:

@@ -3,9 +3,10 @@
 - ``avanti.core`` imports nothing else of the library.
 - A game's package (``avanti.avanti``, ``avanti.mare``, ``avanti.autorama``) imports the core and
   itself, never another game and never a tool.
-- The tools (``avanti.catalog``, ``avanti.bots``, ``avanti.cli``, ``avanti.transcript``) reach a
-  game only through the catalog and the protocols. The one exception is ``avanti.cli.odds``, the
-  table of Avanti mare!'s exact odds, which exists only for that game.
+- The tools (``avanti.catalog``, ``avanti.bots``, ``avanti.cli``, ``avanti.store``,
+  ``avanti.transcript``) reach a game only through the catalog and the protocols. The one
+  exception is ``avanti.cli.odds``, the table of Avanti mare!'s exact odds, which exists only for
+  that game.
 - ``avanti/__init__.py`` is the flagship's public face: it re-exports ``avanti.avanti``.
 
 Every ``import`` counts, also those inside functions and under ``TYPE_CHECKING``.
@@ -81,6 +82,23 @@ def test_the_layer_check_sees_a_wrong_arrow() -> None:
     assert not allowed("avanti.cli.watch", "avanti.autorama")
     assert allowed("avanti.cli.watch", "avanti.catalog")
     assert allowed("avanti.autorama.bots", "avanti.core.search")
+    assert not allowed("avanti.core.store", "avanti.store")
+    assert not allowed("avanti.store.games", "avanti.mare")
+    assert allowed("avanti.store.games", "avanti.catalog")
+    assert allowed("avanti.store.sqlite", "avanti.core.errors")
+
+
+def test_the_stores_sit_in_the_tools_layer() -> None:
+    """``avanti.store`` imports the core and the catalog, no game and no other tool."""
+    store = SOURCE / "store"
+    found = {
+        imported
+        for path in store.rglob("*.py")
+        for imported in imports(path)
+        if package_of(imported) != "avanti.store" and not imported.startswith("avanti.store.")
+    }
+    assert found
+    assert {package_of(name) for name in found} <= {"avanti.core", "avanti.catalog"}
 
 
 def test_no_module_is_named_after_a_role_or_another_name_of_a_game() -> None:

@@ -61,7 +61,8 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
     def public_setup(self) -> PublicSetup:
         """The setup as every seat may know it (:class:`~avanti.autorama.PublicSetup`): names,
         start player, options and a scenario's public facts; never the seed (F1) nor anybody's
-        cash or cards (F2, F8). Send a front end this, never :attr:`setup`."""
+        cash or cards (F2, F8). Send a front end this, never
+        :attr:`~avanti.core.game.Game.setup`."""
         return public_setup(self.setup)
 
 

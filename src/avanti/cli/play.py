@@ -19,6 +19,7 @@ from avanti.bots import Bot
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
+from avanti.cli.files import write_text_atomically
 from avanti.cli.seat import answer, news, show, turn
 from avanti.cli.seat import table as seat_table
 from avanti.cli.watch import bot_kinds, load, seat_count
@@ -121,7 +122,7 @@ def _save(console: Console, game: Any, text: str) -> None:
         return
     path = Path(parts[1])
     try:
-        path.write_text(game.dumps(indent=1), encoding="utf-8")
+        write_text_atomically(path, game.dumps(indent=1))
     except OSError as error:
         say(console, f"Could not save to {path}: {error.strerror or error}", style="red")
         return

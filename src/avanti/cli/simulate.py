@@ -16,6 +16,7 @@ from rich.table import Table
 from avanti.bots.simulate import GameRecord, Mean, Plan, Rate, Summary, run, summarize
 from avanti.catalog import game_info
 from avanti.cli.console import make_console, say
+from avanti.cli.files import write_atomically
 from avanti.cli.watch import bot_kinds, seat_count
 from avanti.core.errors import InvalidArgument
 
@@ -126,7 +127,7 @@ def _plot(summary: Summary, path: Path) -> None:
     axes.set_ylabel("win rate (95% Wilson interval)")
     axes.set_ylim(0, 1)
     figure.tight_layout()
-    figure.savefig(path)
+    write_atomically(path, lambda file: figure.savefig(file, format="png"))
     plt.close(figure)
 
 

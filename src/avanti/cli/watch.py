@@ -14,6 +14,7 @@ from avanti.bots.driver import play
 from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info, info_for_document
 from avanti.cli.console import make_console, problems, say
+from avanti.cli.files import write_text_atomically
 from avanti.cli.render import drawing_for
 from avanti.cli.seat import ending, parts_of, show, title, told
 from avanti.core.errors import DecodeError, InvalidArgument
@@ -73,7 +74,7 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
     say(console)
     say(console, f"{commands} commands, {len(game.events)} events.", style="bold")
     if args.save is not None:
-        args.save.write_text(game.dumps(indent=1), encoding="utf-8")
+        write_text_atomically(args.save, game.dumps(indent=1))
         say(console, f"Saved to {args.save}.")
     return 0
 

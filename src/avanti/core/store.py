@@ -1,8 +1,16 @@
-"""The event-store interface, and an in-memory store for tests and small servers."""
+"""Deprecated: the first event-store interface and its in-memory store.
+
+The event stores live in ``avanti.store`` now: ``avanti.store.MemoryEventStore``,
+``avanti.store.SQLiteEventStore`` and the PostgreSQL store, all keeping the contract of
+``avanti.store.EventStore`` (a stream record with the setup, JSON events, listing, waiting),
+and ``avanti.store.GameStore`` over any of them. This module stays for code written against
+it; :class:`MemoryEventStore` warns when it is made.
+"""
 
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
@@ -14,7 +22,8 @@ EventT = TypeVar("EventT")
 
 
 class EventStore(Protocol[EventT]):
-    """Somewhere to keep event logs, one stream per game, with optimistic concurrency."""
+    """Deprecated (see ``avanti.store.EventStore``): somewhere to keep event logs, one
+    stream per game, with optimistic concurrency."""
 
     def append(self, stream: str, events: Sequence[EventT], expected_version: int) -> int:
         """Add events to a stream that holds exactly ``expected_version`` events.
@@ -29,13 +38,20 @@ class EventStore(Protocol[EventT]):
 
 
 class MemoryEventStore(Generic[EventT]):
-    """An :class:`EventStore` in a dict; safe to share between threads, not between processes.
+    """Deprecated (use ``avanti.store.MemoryEventStore``): an :class:`EventStore` in a
+    dict; safe to share between threads, not between processes.
 
     The check of ``expected_version`` and the write happen under one lock, so of several threads
     appending at the same version exactly one succeeds and the others get ``VersionConflict``.
     """
 
     def __init__(self) -> None:
+        warnings.warn(
+            "avanti.core.MemoryEventStore is deprecated: use avanti.store.MemoryEventStore, "
+            "or avanti.store.SQLiteEventStore to keep games on disk",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         self._streams: dict[str, tuple[EventT, ...]] = {}
         self._lock = threading.Lock()
 

@@ -90,7 +90,7 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
     @property
     def public_setup(self) -> PublicSetup:
         """The setup as every seat may know it: players, sides, first seat and options, never the
-        seed (M3). Send a front end this, never :attr:`setup`."""
+        seed (M3). Send a front end this, never :attr:`~avanti.core.game.Game.setup`."""
         return public_setup(self.setup)
 
 

@@ -1,0 +1,377 @@
+"""The event-store contract: records, errors, limits and the :class:`EventStore` protocol.
+
+A store keeps *streams*. Each stream has one record (:class:`StoredStream`: the game's format and
+format version, its setup, free metadata, times) and an ordered list of events
+(:class:`Recorded`), numbered from 0. Every store enforces the version check of
+:meth:`EventStore.append` in the database itself where it has one (a unique key on stream and
+position), so of several writers appending at the same version exactly one wins, also across
+processes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Protocol, Self
+
+from attrs import frozen
+
+from avanti.core.codec import JSONValue
+from avanti.core.errors import AvantiError, InvalidArgument
+
+__all__ = [
+    "FORMAT_NAME",
+    "MAX_APPEND_BYTES",
+    "MAX_APPEND_EVENTS",
+    "MAX_LIST_LIMIT",
+    "MAX_METADATA_BYTES",
+    "MAX_WAIT",
+    "STREAM_NAME",
+    "Closing",
+    "EventStore",
+    "Recorded",
+    "StoreError",
+    "StoredStream",
+    "StreamExists",
+    "UnknownStream",
+    "check_append",
+    "check_command_id",
+    "check_format",
+    "check_metadata",
+    "check_read",
+    "check_stream_name",
+    "check_streams",
+    "check_wait",
+    "dump_json",
+]
+
+STREAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+"""What a stream name may look like: a letter or digit, then up to 127 letters, digits or
+``.``, ``_``, ``:``, ``-``."""
+
+MAX_APPEND_EVENTS = 1_000
+"""The most events one :meth:`EventStore.append` may hold."""
+
+MAX_APPEND_BYTES = 1 << 20
+"""The most bytes of JSON (UTF-8) the events of one :meth:`EventStore.append` may hold."""
+
+MAX_METADATA_BYTES = 64 << 10
+"""The most bytes of JSON (UTF-8) a stream's metadata may hold."""
+
+MAX_WAIT = 3_600.0
+"""The longest :meth:`EventStore.wait` may block, in seconds."""
+
+MAX_LIST_LIMIT = 1_000
+"""The most stream records one :meth:`EventStore.streams` call returns."""
+
+FORMAT_NAME = re.compile(r"[a-z][a-z0-9._-]{0,63}")
+"""What a document format name may look like (``"avanti"``, ``"avanti.mare"``)."""
+
+
+@frozen(auto_exc=True, eq=False)
+class StoreError(AvantiError):
+    """The database failed: it is locked, read-only, full, corrupt, or the connection is lost.
+
+    ``message`` names the problem and the store. Nothing that was acknowledged before is lost;
+    the operation that raised may or may not have taken effect only where the message says so
+    (a connection lost during a commit).
+    """
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@frozen(auto_exc=True, eq=False)
+class UnknownStream(AvantiError, KeyError):
+    """No stream of that name exists in the store."""
+
+    stream: str
+
+    def __str__(self) -> str:
+        return f"no stream named {self.stream!r}"
+
+
+@frozen(auto_exc=True, eq=False)
+class StreamExists(AvantiError):
+    """:meth:`EventStore.create` was asked for a stream that already exists."""
+
+    stream: str
+
+    def __str__(self) -> str:
+        return f"a stream named {self.stream!r} already exists"
+
+
+@frozen
+class StoredStream:
+    """What a stream's record holds, apart from its events.
+
+    ``setup`` is the setup as the game's codec writes it. It is a **secret**: it holds the seed,
+    and with it every hand and every future shuffle. Never send it to a seat.
+    """
+
+    stream: str
+    """The stream's name."""
+    format: str
+    """The game's document format name (``"avanti"``, ``"mare"``, ``"autorama"``)."""
+    format_version: int
+    """The codec's format version the setup and the events were written at."""
+    setup: JSONValue
+    """The setup as the codec writes it (a secret)."""
+    metadata: Mapping[str, JSONValue]
+    """A free JSON object for the caller: seat names, hashes of seat tokens, the outcome."""
+    version: int
+    """The number of events in the stream."""
+    created: float
+    """When the stream was created (unix time)."""
+    updated: float
+    """When the stream last changed: created, appended to, or given new metadata (unix time)."""
+
+
+@frozen
+class Recorded:
+    """One stored event."""
+
+    position: int
+    """The event's 0-based index in its stream."""
+    data: JSONValue
+    """The event as the codec writes it (``codec.event_to_data``)."""
+
+
+class Closing:
+    """What every store shares: a ``with`` block closes it (its ``close`` method)."""
+
+    __slots__ = ()
+
+    def close(self) -> None:  # pragma: no cover - every store writes its own
+        """Release the store's connections; later calls raise :class:`StoreError`."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        """Use the store in a ``with`` block, which closes it."""
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        """Close the store."""
+        self.close()
+
+
+class EventStore(Protocol):
+    """Somewhere to keep games: one stream per game, a record and an ordered list of events.
+
+    Every method raises :class:`StoreError` when the database fails, and
+    :class:`~avanti.core.errors.InvalidArgument` for a stream name that does not match
+    :data:`STREAM_NAME` or input beyond the limits.
+    """
+
+    def create(
+        self,
+        stream: str,
+        *,
+        format: str,
+        format_version: int,
+        setup: JSONValue,
+        metadata: Mapping[str, JSONValue] = {},
+    ) -> StoredStream:
+        """Create an empty stream (version 0) with its record; :class:`StreamExists` if taken."""
+        ...
+
+    def append(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+    ) -> int:
+        """Add ``events`` to a stream that holds exactly ``expected_version`` events, atomically.
+
+        Returns the new version. Raises :class:`~avanti.core.errors.VersionConflict` when the
+        stream holds another number of events, :class:`UnknownStream` for an unknown stream.
+        With ``command_id``: if that id was already appended to this stream, nothing is written
+        and the version right after that earlier append is returned (an idempotent retry); the
+        id is kept in the same transaction as the events. An append of no events checks the
+        version and writes nothing, not even its command id.
+        """
+        ...
+
+    def command_version(self, stream: str, command_id: str) -> int | None:
+        """The version right after the append that carried ``command_id`` in this stream, or
+        ``None`` if no append did; :class:`UnknownStream` for an unknown stream."""
+        ...
+
+    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
+        """The stream's events at positions ``>= after``, in order; :class:`UnknownStream`."""
+        ...
+
+    def stream(self, stream: str) -> StoredStream:
+        """The stream's record; :class:`UnknownStream` if there is none."""
+        ...
+
+    def streams(
+        self,
+        *,
+        format: str | None = None,
+        limit: int = 100,
+        updated_after: float | None = None,
+    ) -> tuple[StoredStream, ...]:
+        """Up to ``limit`` (1 to :data:`MAX_LIST_LIMIT`) stream records, the most recently
+        updated first (ties by stream name).
+
+        ``format`` keeps only streams of that format; ``updated_after`` only streams updated
+        strictly after that unix time.
+        """
+        ...
+
+    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
+        """Replace a stream's metadata; return the new record."""
+        ...
+
+    def wait(self, stream: str, after: int, timeout: float) -> int:
+        """Block until the stream's version is greater than ``after``, or ``timeout`` seconds.
+
+        Returns the stream's version then (``<= after`` when the time ran out).
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the store's connections; the store is unusable afterwards."""
+        ...
+
+    def __enter__(self) -> Self:
+        """Use the store in a ``with`` block, which closes it."""
+        ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        """Close the store."""
+        ...
+
+
+def check_stream_name(stream: object) -> str:
+    """Return ``stream`` if it is a valid stream name; :class:`InvalidArgument` otherwise."""
+    if not isinstance(stream, str) or STREAM_NAME.fullmatch(stream) is None:
+        raise InvalidArgument(
+            f"invalid stream name {stream!r}: a stream name is 1 to 128 characters, letters, "
+            "digits and . _ : -, starting with a letter or digit"
+        )
+    return stream
+
+
+def dump_json(value: object, what: str) -> str:
+    """``value`` as compact JSON text; :class:`InvalidArgument` if it is not JSON."""
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgument(f"{what} is not JSON: {error}") from None
+
+
+def check_append(events: Sequence[JSONValue], expected_version: int) -> tuple[str, ...]:
+    """Check one append's arguments against the limits; return each event as JSON text."""
+    if isinstance(events, (str, bytes, Mapping)) or not isinstance(events, Sequence):
+        raise InvalidArgument(f"events must be a sequence of JSON values, not {events!r:.80}")
+    if type(expected_version) is not int or expected_version < 0:
+        raise InvalidArgument(
+            f"expected_version must be a non-negative int, not {expected_version!r}"
+        )
+    if len(events) > MAX_APPEND_EVENTS:
+        raise InvalidArgument(
+            f"one append holds at most {MAX_APPEND_EVENTS} events, not {len(events)}"
+        )
+    texts = tuple(dump_json(event, "an event") for event in events)
+    size = sum(len(text.encode()) for text in texts)
+    if size > MAX_APPEND_BYTES:
+        raise InvalidArgument(
+            f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
+        )
+    return texts
+
+
+def check_metadata(metadata: Mapping[str, JSONValue]) -> str:
+    """Check metadata (a JSON object within :data:`MAX_METADATA_BYTES`); return it as JSON."""
+    if not isinstance(metadata, Mapping) or not all(isinstance(k, str) for k in metadata):
+        raise InvalidArgument(f"metadata must be a JSON object, not {metadata!r:.80}")
+    text = dump_json(dict(metadata), "metadata")
+    if len(text.encode()) > MAX_METADATA_BYTES:
+        raise InvalidArgument(
+            f"metadata holds at most {MAX_METADATA_BYTES} bytes of JSON, not {len(text.encode())}"
+        )
+    return text
+
+
+def check_command_id(command_id: object) -> str | None:
+    """Return ``command_id`` if it is ``None`` or 1 to 128 printable characters (so every store
+    can hold it: PostgreSQL refuses a NUL); otherwise refuse it."""
+    if command_id is None:
+        return None
+    if (
+        not isinstance(command_id, str)
+        or not 0 < len(command_id) <= 128
+        or not command_id.isprintable()
+    ):
+        raise InvalidArgument(
+            "command_id must be a string of 1 to 128 printable characters "
+            f"(no control characters), not {command_id!r:.80}"
+        )
+    return command_id
+
+
+def check_format(format: object, format_version: object) -> None:
+    """Refuse a format name that does not match :data:`FORMAT_NAME` or a version below 1."""
+    if not isinstance(format, str) or FORMAT_NAME.fullmatch(format) is None:
+        raise InvalidArgument(
+            f"invalid format name {format!r:.80}: 1 to 64 lowercase letters, digits and . _ -"
+        )
+    if type(format_version) is not int or not 1 <= format_version < 2**31:
+        raise InvalidArgument(f"format_version must be a positive int, not {format_version!r:.80}")
+
+
+def check_read(after: object) -> int:
+    """Return ``after`` if it is a non-negative int; :class:`InvalidArgument` otherwise."""
+    if type(after) is not int or after < 0:
+        raise InvalidArgument(f"after must be a non-negative int, not {after!r:.80}")
+    return after
+
+
+def _seconds(value: object) -> float | None:
+    """``value`` as a finite float, if it is a finite int or float (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def check_streams(format: object, limit: object, updated_after: object) -> float | None:
+    """Check the arguments of :meth:`EventStore.streams`; return ``updated_after`` as a float."""
+    if format is not None and not isinstance(format, str):
+        raise InvalidArgument(f"format must be a string or None, not {format!r:.80}")
+    if type(limit) is not int or not 1 <= limit <= MAX_LIST_LIMIT:
+        raise InvalidArgument(f"limit must be an int from 1 to {MAX_LIST_LIMIT}, not {limit!r:.80}")
+    if updated_after is None:
+        return None
+    seconds = _seconds(updated_after)
+    if seconds is None:
+        raise InvalidArgument(f"updated_after must be a unix time, not {updated_after!r:.80}")
+    return seconds
+
+
+def check_wait(after: object, timeout: object) -> float:
+    """Check the arguments of :meth:`EventStore.wait`; return the timeout as a float."""
+    check_read(after)
+    seconds = _seconds(timeout)
+    if seconds is None or not 0 <= seconds <= MAX_WAIT:
+        raise InvalidArgument(f"timeout must be 0 to {MAX_WAIT:g} seconds, not {timeout!r:.80}")
+    return seconds

@@ -1,0 +1,608 @@
+"""An event store in PostgreSQL (psycopg 3), for several server processes on one database.
+
+Three tables, created on first use if missing: ``streams`` (one record per stream: format,
+format version, setup, metadata, version, times), ``events`` (one row per event, primary key
+``(stream, position)``) and ``commands`` (the command ids of idempotent appends, primary key
+``(stream, command_id)``). The version check of :meth:`PostgresEventStore.append` is the
+database's: the events are inserted at positions ``expected_version, expected_version + 1, ...``
+in one transaction, and a writer that finds a position taken is told of the conflict by the
+primary key. Each append sends a ``NOTIFY`` in its transaction; :meth:`PostgresEventStore.wait`
+listens for it (and polls now and then, in case a notification was missed).
+
+Install the driver with the ``postgres`` extra: ``pip install "avanti[postgres]"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, cast
+
+try:
+    import psycopg
+    from psycopg import errors as pg_errors
+    from psycopg import sql
+    from psycopg.pq import TransactionStatus
+except ImportError as missing:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        'PostgresEventStore needs psycopg 3: pip install "avanti[postgres]"'
+    ) from missing
+
+from avanti.core.codec import JSONValue
+from avanti.core.errors import InvalidArgument, VersionConflict
+from avanti.store.base import (
+    Closing,
+    Recorded,
+    StoredStream,
+    StoreError,
+    StreamExists,
+    UnknownStream,
+    check_append,
+    check_command_id,
+    check_format,
+    check_metadata,
+    check_read,
+    check_stream_name,
+    check_streams,
+    check_wait,
+    dump_json,
+)
+
+__all__ = ["PostgresEventStore"]
+
+_Connection = psycopg.Connection[tuple[Any, ...]]
+
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,47}")
+"""What a schema name may look like (lowercase, so it needs no quoting in SQL by hand)."""
+
+_NOW = "extract(epoch FROM clock_timestamp())::float8"
+"""The database's clock as unix time: one clock for every process that shares the database."""
+
+_DDL = (
+    "CREATE SCHEMA IF NOT EXISTS {schema}",
+    """CREATE TABLE IF NOT EXISTS {streams} (
+        stream text PRIMARY KEY,
+        format text NOT NULL,
+        format_version integer NOT NULL,
+        setup jsonb NOT NULL,
+        metadata jsonb NOT NULL,
+        version bigint NOT NULL DEFAULT 0 CHECK (version >= 0),
+        created float8 NOT NULL,
+        updated float8 NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS streams_by_updated ON {streams} (updated DESC, stream)",
+    """CREATE INDEX IF NOT EXISTS streams_by_format_updated
+        ON {streams} (format, updated DESC, stream)""",
+    """CREATE TABLE IF NOT EXISTS {events} (
+        stream text NOT NULL REFERENCES {streams} (stream),
+        position bigint NOT NULL CHECK (position >= 0),
+        data jsonb NOT NULL,
+        PRIMARY KEY (stream, position)
+    )""",
+    """CREATE TABLE IF NOT EXISTS {commands} (
+        stream text NOT NULL REFERENCES {streams} (stream),
+        command_id text NOT NULL,
+        version bigint NOT NULL,
+        PRIMARY KEY (stream, command_id)
+    )""",
+)
+
+_MAX_VERSION = 2**63 - 1
+"""The largest version a ``bigint`` holds."""
+
+_RECORD = "stream, format, format_version, setup, metadata, version, created, updated"
+
+_QUERIES = {
+    "exists": "SELECT to_regclass(%s) IS NOT NULL",
+    "create": f"""INSERT INTO {{streams}} AS s
+        (stream, format, format_version, setup, metadata, version, created, updated)
+        SELECT %s, %s, %s, %s::jsonb, %s::jsonb, 0, clock.t, clock.t FROM (SELECT {_NOW} AS t) clock
+        ON CONFLICT (stream) DO NOTHING
+        RETURNING {_RECORD}""",
+    "record": f"SELECT {_RECORD} FROM {{streams}} WHERE stream = %s",
+    "list": f"SELECT {_RECORD} FROM {{streams}}",
+    "version": "SELECT version FROM {streams} WHERE stream = %s",
+    "command": "SELECT version FROM {commands} WHERE stream = %s AND command_id = %s",
+    "command_version": """SELECT
+        (SELECT version FROM {commands} WHERE stream = %s AND command_id = %s),
+        EXISTS (SELECT 1 FROM {streams} WHERE stream = %s)""",
+    "insert": """INSERT INTO {events} (stream, position, data)
+        SELECT %s, %s::bigint + t.n - 1, t.data
+        FROM unnest(%s::jsonb[]) WITH ORDINALITY AS t(data, n)""",
+    "advance": f"""WITH moved AS (
+            UPDATE {{streams}} SET version = %(new)s, updated = greatest(updated, {_NOW})
+            WHERE stream = %(stream)s AND version = %(expected)s
+            RETURNING stream, version
+        ), kept AS (
+            INSERT INTO {{commands}} (stream, command_id, version)
+            SELECT stream, %(command)s, version FROM moved WHERE %(command)s::text IS NOT NULL
+        )
+        SELECT version, pg_notify(%(channel)s, stream || ' ' || version) FROM moved""",
+    "read": """SELECT s.version, (
+            SELECT string_agg(e.data::text, ',' ORDER BY e.position)
+            FROM {events} e WHERE e.stream = s.stream AND e.position >= %s
+        ) FROM {streams} s WHERE s.stream = %s""",
+    "metadata": f"""UPDATE {{streams}}
+        SET metadata = %s::jsonb, updated = greatest(updated, {_NOW})
+        WHERE stream = %s
+        RETURNING {_RECORD}""",
+    "listen": "LISTEN {channel}",
+}
+
+
+def _within(seconds: object, most: float) -> bool:
+    """Whether ``seconds`` is a number (not a bool) above 0 and at most ``most``."""
+    return (
+        isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds <= most
+    )
+
+
+def _record(row: tuple[Any, ...]) -> StoredStream:
+    """A stream record from a row of ``_RECORD``'s columns."""
+    stream, format, format_version, setup, metadata, version, created, updated = row
+    return StoredStream(
+        stream=stream,
+        format=format,
+        format_version=format_version,
+        setup=cast(JSONValue, setup),
+        metadata=cast(Mapping[str, JSONValue], metadata),
+        version=version,
+        created=created,
+        updated=updated,
+    )
+
+
+class _Conflict(Exception):
+    """Raised inside an append's transaction to roll it back: the stream is not at the version."""
+
+    def __init__(self, actual: int | None) -> None:
+        super().__init__(actual)
+        self.actual = actual
+
+
+class _Watch:
+    """What the listener has heard of one stream that somebody waits on."""
+
+    __slots__ = ("heard", "waiters")
+
+    def __init__(self) -> None:
+        self.waiters = 0
+        self.heard = -1
+
+
+class PostgresEventStore(Closing):
+    """An :class:`~avanti.store.EventStore` in a PostgreSQL database, shared by any number of
+    processes.
+
+    ``dsn`` is a libpq connection string or URI (``"postgresql://user@host/games"``). The store
+    keeps its three tables in ``schema`` (created if missing, safely when several processes start
+    at once); two stores on different schemas of one database know nothing of each other.
+
+    Connections are opened as they are needed, one for each thread working at the same time,
+    and kept for reuse; one more, opened by the first :meth:`wait` that must block, listens for
+    the notifications of appends. Create one store per process (a connection does not survive a
+    ``fork``) and :meth:`close` it at the end.
+
+    Every failure of the database or of the connection to it raises
+    :class:`~avanti.store.StoreError`; the next call connects again. An append whose connection
+    broke while it committed may or may not have been written: retry it with the same
+    ``command_id``, and it is written at most once.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str = "public",
+        connect_timeout: float = 10.0,
+        poll_interval: float = 1.0,
+    ) -> None:
+        if not isinstance(schema, str) or SCHEMA_NAME.fullmatch(schema) is None:
+            raise InvalidArgument(
+                f"invalid schema name {schema!r:.80}: 1 to 48 lowercase letters, digits and _, "
+                "not starting with a digit"
+            )
+        if not (_within(poll_interval, 60) and _within(connect_timeout, 3_600)):
+            raise InvalidArgument(
+                "poll_interval must be above 0 and at most 60 seconds, connect_timeout above 0 "
+                f"and at most 3600 seconds, not {poll_interval!r} and {connect_timeout!r}"
+            )
+        try:
+            params = psycopg.conninfo.conninfo_to_dict(dsn) if isinstance(dsn, str) else None
+        except psycopg.Error as error:
+            raise InvalidArgument(f"invalid PostgreSQL connection string: {error}") from None
+        if params is None:
+            raise InvalidArgument(f"the connection string must be a str, not {dsn!r:.80}")
+        self._dsn = dsn
+        self._connect_timeout = max(1, round(connect_timeout))
+        self._poll = float(poll_interval)
+        self._where = (
+            f"PostgreSQL database {params.get('dbname', '(default)')!s} "
+            f"on {params.get('host', '(default host)')!s}, schema {schema}"
+        )
+        self.schema = schema
+        """The schema that holds the store's tables."""
+        self.channel = f"avanti_store.{schema}"
+        """The channel of the notifications that appends send (the payload: stream, version)."""
+        names = {
+            "schema": sql.Identifier(schema),
+            "streams": sql.Identifier(schema, "streams"),
+            "events": sql.Identifier(schema, "events"),
+            "commands": sql.Identifier(schema, "commands"),
+            "channel": sql.Identifier(self.channel),
+        }
+        self._sql = {name: sql.SQL(text).format(**names) for name, text in _QUERIES.items()}
+        self._ddl = [sql.SQL(text).format(**names) for text in _DDL]
+        self._lock = threading.Lock()
+        self._idle: list[_Connection] = []
+        self._closed = False
+        # the listener: one thread and connection, started by the first wait that blocks
+        self._heard = threading.Condition(self._lock)
+        self._watches: dict[str, _Watch] = {}
+        self._listener: threading.Thread | None = None
+        self._listening = threading.Event()
+        self._stop = threading.Event()
+        try:
+            self._setup_schema()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def create(
+        self,
+        stream: str,
+        *,
+        format: str,
+        format_version: int,
+        setup: JSONValue,
+        metadata: Mapping[str, JSONValue] = {},
+    ) -> StoredStream:
+        """Create an empty stream with its record; :class:`StreamExists` if the name is taken."""
+        check_stream_name(stream)
+        check_format(format, format_version)
+        setup_text = dump_json(setup, "the setup")
+        metadata_text = check_metadata(metadata)
+        with self._connection() as connection:
+            row = connection.execute(
+                self._sql["create"], (stream, format, format_version, setup_text, metadata_text)
+            ).fetchone()
+        if row is None:
+            raise StreamExists(stream)
+        return _record(row)
+
+    def append(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+    ) -> int:
+        """Add events to a stream at ``expected_version``, atomically; return the new version.
+
+        The events go in at positions ``expected_version`` and on, in one transaction with the
+        stream's new version, the command id and a notification. If another writer took those
+        positions first, the primary key refuses the insert and
+        :class:`~avanti.core.errors.VersionConflict` tells the actual version.
+        """
+        check_stream_name(stream)
+        texts = check_append(events, expected_version)
+        check_command_id(command_id)
+        with self._connection() as connection:
+            try:
+                with connection.transaction():
+                    return self._append(connection, stream, texts, expected_version, command_id)
+            except _Conflict as conflict:
+                actual = conflict.actual
+            except pg_errors.UniqueViolation:  # another writer took a position, or the id
+                actual = None
+            except pg_errors.ForeignKeyViolation:
+                raise UnknownStream(stream) from None
+            if command_id is not None:
+                done = self._fetch(connection, "command", (stream, command_id))
+                if done is not None:  # a retry of the same command won the race
+                    return cast(int, done[0])
+            if actual is None:
+                actual = self._current(connection, stream)
+        raise VersionConflict(expected_version, actual)
+
+    def command_version(self, stream: str, command_id: str) -> int | None:
+        """The version right after the append that carried ``command_id``, or ``None``."""
+        check_stream_name(stream)
+        check_command_id(command_id)
+        with self._connection() as connection:
+            row = self._fetch(connection, "command_version", (stream, command_id, stream))
+        assert row is not None
+        version, exists = row
+        if not exists:
+            raise UnknownStream(stream)
+        return cast(int | None, version)
+
+    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
+        """The stream's events at positions ``>= after``, in order (one consistent snapshot).
+
+        The database joins the events into one JSON array, so a long stream is one value to
+        send and to parse rather than a row per event.
+        """
+        check_stream_name(stream)
+        check_read(after)
+        with self._connection() as connection:
+            row = self._fetch(connection, "read", (after, stream))
+        if row is None:
+            raise UnknownStream(stream)
+        version, joined = row
+        if joined is None:
+            return ()
+        data = json.loads(f"[{joined}]")
+        if len(data) != version - after:
+            raise StoreError(
+                f"stream {stream!r} in the {self._where} is corrupt: it has version {version} "
+                f"but {len(data)} events from position {after}"
+            )
+        return tuple([Recorded(after + index, item) for index, item in enumerate(data)])
+
+    def stream(self, stream: str) -> StoredStream:
+        """The stream's record."""
+        check_stream_name(stream)
+        with self._connection() as connection:
+            row = self._fetch(connection, "record", (stream,))
+        if row is None:
+            raise UnknownStream(stream)
+        return _record(row)
+
+    def streams(
+        self,
+        *,
+        format: str | None = None,
+        limit: int = 100,
+        updated_after: float | None = None,
+    ) -> tuple[StoredStream, ...]:
+        """Up to ``limit`` records, the most recently updated first (ties by name)."""
+        after = check_streams(format, limit, updated_after)
+        where: list[sql.Composable] = []
+        params: list[object] = []
+        if format is not None:
+            where.append(sql.SQL("format = %s"))
+            params.append(format)
+        if after is not None:
+            where.append(sql.SQL("updated > %s"))
+            params.append(after)
+        composed = sql.SQL("{list} {where} ORDER BY updated DESC, stream LIMIT %s").format(
+            list=self._sql["list"],
+            where=sql.SQL("WHERE ") + sql.SQL(" AND ").join(where) if where else sql.SQL(""),
+        )
+        with self._connection() as connection:
+            rows = connection.execute(composed, (*params, limit)).fetchall()
+        return tuple(_record(row) for row in rows)
+
+    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
+        """Replace a stream's metadata; return the new record."""
+        check_stream_name(stream)
+        text = check_metadata(metadata)
+        with self._connection() as connection:
+            row = self._fetch(connection, "metadata", (text, stream))
+        if row is None:
+            raise UnknownStream(stream)
+        return _record(row)
+
+    def wait(self, stream: str, after: int, timeout: float) -> int:
+        """Block until the stream's version exceeds ``after`` or ``timeout`` seconds pass.
+
+        Woken by the ``NOTIFY`` of an append from any process; reads the version again at
+        least every ``poll_interval`` seconds, so a notification lost with a connection costs
+        at most that long.
+        """
+        check_stream_name(stream)
+        seconds = check_wait(after, timeout)
+        deadline = time.monotonic() + seconds
+        version = self._version(stream)
+        if version > after or seconds == 0:
+            return version
+        self._start_listener(deadline)
+        with self._lock:
+            watch = self._watches.setdefault(stream, _Watch())
+            watch.waiters += 1
+        try:
+            while True:
+                version = self._version(stream)  # after LISTEN: no append slips between
+                remaining = deadline - time.monotonic()
+                if version > after or remaining <= 0:
+                    return version
+                with self._heard:
+                    self._heard.wait_for(
+                        lambda: watch.heard > after or self._closed, min(remaining, self._poll)
+                    )
+        finally:
+            with self._lock:
+                watch.waiters -= 1
+                if watch.waiters == 0:
+                    del self._watches[stream]
+
+    def close(self) -> None:
+        """Close every connection and stop the listener; waiters wake with a ``StoreError``."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._heard.notify_all()
+        self._stop.set()
+        for connection in idle:
+            connection.close()
+        listener = self._listener
+        if listener is not None:
+            listener.join(timeout=1.0)  # a daemon: one still connecting ends by itself
+
+    def __repr__(self) -> str:
+        return f"<PostgresEventStore: {self._where}>"
+
+    # -- connections and the one translation of driver errors ----------------------------------
+
+    @contextmanager
+    def _connection(self) -> Iterator[_Connection]:
+        """A connection for one operation, taken from the idle ones or opened.
+
+        Every error of the driver becomes a library error here, in one place: a value PostgreSQL
+        cannot hold an :class:`InvalidArgument`, anything else a :class:`StoreError`. A broken
+        connection is dropped with every idle one (they most likely went down with it), and the
+        next operation opens a new one.
+        """
+        with self._lock:
+            self._check_open()
+            connection = self._idle.pop() if self._idle else None
+        try:
+            if connection is None:
+                connection = psycopg.connect(
+                    self._dsn, autocommit=True, connect_timeout=self._connect_timeout
+                )
+            yield connection
+        except psycopg.Error as error:
+            raise self._translate(error, connection) from error
+        finally:
+            if connection is not None:
+                self._release(connection)
+
+    def _release(self, connection: _Connection) -> None:
+        """Keep a healthy, idle connection for reuse; close any other."""
+        broken = connection.broken or connection.closed
+        idle = not broken and connection.info.transaction_status == TransactionStatus.IDLE
+        with self._lock:
+            if idle and not self._closed:
+                self._idle.append(connection)
+                return
+            dropped, self._idle = (self._idle, []) if broken else ([], self._idle)
+        for other in (connection, *dropped):
+            other.close()
+
+    def _translate(self, error: psycopg.Error, connection: _Connection | None) -> Exception:
+        """The library's error for a driver's error."""
+        if isinstance(error, pg_errors.DataError):
+            return InvalidArgument(f"PostgreSQL cannot store this value: {error}")
+        text = " ".join(str(error).split())
+        if connection is None:
+            return StoreError(f"cannot connect to the {self._where}: {text}")
+        if connection.broken or connection.closed:
+            return StoreError(
+                f"lost the connection to the {self._where}: {text}; an append under way may or "
+                "may not have been written (read the stream, or retry with the same command_id)"
+            )
+        return StoreError(f"the {self._where} failed: {text}")
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the PostgreSQL event store ({self._where}) is closed")
+
+    def _fetch(
+        self, connection: _Connection, query: str, params: Sequence[object] | Mapping[str, object]
+    ) -> tuple[Any, ...] | None:
+        """The first row of one of the store's queries, or ``None``."""
+        return connection.execute(self._sql[query], params).fetchone()
+
+    # -- the parts ---------------------------------------------------------------------------
+
+    def _setup_schema(self) -> None:
+        """Create the schema, tables and indexes if missing, under an advisory lock (so two
+        processes starting at once do not trip over each other)."""
+        with self._connection() as connection:
+            exists = self._fetch(connection, "exists", (f"{self.schema}.commands",))
+            if exists is not None and exists[0]:
+                return
+            with connection.transaction():
+                connection.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext('avanti.store'), hashtext(%s))",
+                    (self.schema,),
+                )
+                for statement in self._ddl:
+                    connection.execute(statement)
+
+    def _append(
+        self,
+        connection: _Connection,
+        stream: str,
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+    ) -> int:
+        """The body of an append's transaction; raises :class:`_Conflict` to roll it back."""
+        if command_id is not None:
+            done = self._fetch(connection, "command", (stream, command_id))
+            if done is not None:
+                return cast(int, done[0])
+        if not texts:
+            actual = self._current(connection, stream)
+            if actual != expected:
+                raise _Conflict(actual)
+            return expected
+        if expected + len(texts) > _MAX_VERSION:  # no stream is that long
+            raise _Conflict(None)
+        connection.execute(self._sql["insert"], (stream, expected, list(texts)))
+        moved = self._fetch(
+            connection,
+            "advance",
+            {
+                "new": expected + len(texts),
+                "stream": stream,
+                "expected": expected,
+                "command": command_id,
+                "channel": self.channel,
+            },
+        )
+        if moved is None:  # the stream is behind expected_version: no gap may open
+            raise _Conflict(None)
+        return cast(int, moved[0])
+
+    def _current(self, connection: _Connection, stream: str) -> int:
+        """The stream's version; :class:`UnknownStream` if there is none."""
+        row = self._fetch(connection, "version", (stream,))
+        if row is None:
+            raise UnknownStream(stream)
+        return cast(int, row[0])
+
+    def _version(self, stream: str) -> int:
+        """The stream's version, on a connection of its own."""
+        with self._connection() as connection:
+            return self._current(connection, stream)
+
+    def _start_listener(self, deadline: float) -> None:
+        """Start the listening thread if it is not running; wait (until ``deadline`` at most)
+        for its ``LISTEN`` to be in place."""
+        with self._lock:
+            self._check_open()
+            if self._listener is None:
+                self._listener = threading.Thread(
+                    target=self._listen, name=f"avanti-store-listener-{self.schema}", daemon=True
+                )
+                self._listener.start()
+        self._listening.wait(max(0.0, min(deadline - time.monotonic(), self._connect_timeout)))
+
+    def _listen(self) -> None:
+        """The listener thread: ``LISTEN`` on the store's channel and wake the waiters of each
+        stream a notification names; on a lost connection, connect again (waiters poll)."""
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(
+                    self._dsn, autocommit=True, connect_timeout=self._connect_timeout
+                ) as connection:
+                    connection.execute(self._sql["listen"])
+                    self._listening.set()
+                    while not self._stop.is_set():
+                        for note in connection.notifies(timeout=0.2):
+                            self._hear(note.payload)
+            except psycopg.Error:
+                self._listening.clear()
+                with self._heard:
+                    self._heard.notify_all()  # waiters read the version themselves
+                self._stop.wait(self._poll)
+
+    def _hear(self, payload: str) -> None:
+        """Note one notification (``"stream version"``) and wake that stream's waiters."""
+        stream, _, version = payload.rpartition(" ")
+        with self._heard:
+            watch = self._watches.get(stream)
+            if watch is not None and version.isdigit():
+                watch.heard = max(watch.heard, int(version))
+                self._heard.notify_all()

@@ -1,0 +1,482 @@
+"""An event store in one SQLite file: the embedded default (standard library ``sqlite3``).
+
+The file is in WAL mode: readers never wait for the writer, and any number of threads and
+processes may share it. Writers take turns: each append is one ``BEGIN IMMEDIATE`` transaction,
+and a writer that finds the file busy waits up to ``timeout`` seconds before it gives up with a
+:class:`StoreError`.
+
+The version check is the database's own: events are rows under ``PRIMARY KEY (stream,
+position)``, an append inserts its rows at positions ``expected_version, expected_version + 1,
+...``, and a trigger refuses a row whose predecessor is missing, so a stale or skipping append
+fails inside the transaction and nothing of it is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from avanti.core.codec import JSONValue
+from avanti.core.errors import InvalidArgument, VersionConflict
+from avanti.store.base import (
+    Closing,
+    Recorded,
+    StoredStream,
+    StoreError,
+    StreamExists,
+    UnknownStream,
+    check_append,
+    check_command_id,
+    check_format,
+    check_metadata,
+    check_read,
+    check_stream_name,
+    check_streams,
+    check_wait,
+    dump_json,
+)
+
+__all__ = ["SCHEMA_VERSION", "SQLiteEventStore"]
+
+SCHEMA_VERSION = 1
+"""The version of the tables this module writes (kept in ``PRAGMA user_version``)."""
+
+_SCHEMA = (
+    """
+CREATE TABLE streams (
+    stream TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    format_version INTEGER NOT NULL,
+    setup TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+) WITHOUT ROWID""",
+    "CREATE INDEX streams_by_updated ON streams (updated DESC, stream)",
+    """
+CREATE TABLE events (
+    stream TEXT NOT NULL REFERENCES streams (stream),
+    position INTEGER NOT NULL CHECK (position >= 0),
+    tag TEXT,
+    data TEXT NOT NULL,
+    PRIMARY KEY (stream, position)
+) WITHOUT ROWID""",
+    """
+CREATE TRIGGER events_in_order BEFORE INSERT ON events
+WHEN NEW.position > 0 AND NOT EXISTS (
+    SELECT 1 FROM events WHERE stream = NEW.stream AND position = NEW.position - 1
+)
+BEGIN
+    SELECT RAISE(ABORT, 'avanti: an event position was skipped');
+END""",
+    """
+CREATE TABLE commands (
+    stream TEXT NOT NULL REFERENCES streams (stream),
+    command_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (stream, command_id)
+) WITHOUT ROWID""",
+)
+
+_RECORD = "SELECT stream, format, format_version, setup, metadata, version, created, updated "
+
+_PROBLEMS = {
+    "SQLITE_BUSY": "is locked by another connection (still busy after {timeout:g} s)",
+    "SQLITE_LOCKED": "is locked by another connection (still busy after {timeout:g} s)",
+    "SQLITE_READONLY": "is read-only: it cannot be written",
+    "SQLITE_FULL": "is full: the disk or the size limit allows no more data",
+    "SQLITE_CORRUPT": "is corrupt: its contents are not a valid SQLite database",
+    "SQLITE_NOTADB": "is corrupt: it is not an SQLite database",
+    "SQLITE_CANTOPEN": "cannot be opened (a missing folder or no permission)",
+    "SQLITE_PERM": "cannot be opened: no permission",
+    "SQLITE_IOERR": "failed to read or write the disk",
+}
+
+
+class SQLiteEventStore(Closing):
+    """An :class:`~avanti.store.base.EventStore` in an SQLite file (or ``":memory:"``).
+
+    ``timeout`` is how long a writer waits for a busy file before it raises
+    :class:`StoreError`. ``synchronous`` is SQLite's ``PRAGMA synchronous``:
+    ``"FULL"`` (the default) syncs the log to disk on every commit, so an acknowledged append
+    survives a power cut; ``"NORMAL"`` syncs only at checkpoints, which is several times faster
+    and still never corrupts the file, but may lose the last appends on a power cut (never on a
+    crash of the process alone). ``max_bytes`` caps the size of the file: a write beyond it is
+    refused as if the disk were full.
+
+    One object may be shared by any number of threads: each operation borrows a connection from
+    a small pool (one connection guarded by a lock for ``":memory:"``). Several processes may
+    open the same file; the unique keys decide between their writers. A process forked from one
+    that holds the store opens connections of its own.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 5.0,
+        synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        max_bytes: int | None = None,
+    ) -> None:
+        if synchronous not in ("FULL", "NORMAL"):
+            raise InvalidArgument(f"synchronous must be 'FULL' or 'NORMAL', not {synchronous!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
+            raise InvalidArgument(f"timeout must be a number of seconds >= 0, not {timeout!r}")
+        if max_bytes is not None and (type(max_bytes) is not int or max_bytes < 1):
+            raise InvalidArgument(f"max_bytes must be a positive int or None, not {max_bytes!r}")
+        self.path = os.fspath(path)
+        """The database file (or ``":memory:"``)."""
+        self._memory = self.path == ":memory:"
+        self._name = "the in-memory SQLite database" if self._memory else f"SQLite file {path}"
+        self._timeout = float(timeout)
+        self._synchronous = synchronous
+        self._max_bytes = max_bytes
+        self._lock = threading.Lock()  # guards the pool; serialises ":memory:"
+        self._memory_lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._all: list[sqlite3.Connection] = []
+        self._closed = False
+        self._pid = os.getpid()
+        self._changed = threading.Condition()  # wakes waiters of this object at once
+        with self._connection() as connection:
+            self._prepare(connection)
+
+    # -- connections and errors: the one place driver errors become library errors -------------
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """Borrow a connection; translate every driver error into :class:`StoreError`."""
+        with self._memory_lock if self._memory else contextlib.nullcontext():
+            with self._lock:
+                if self._closed:
+                    raise StoreError(f"the event store on {self._name} is closed")
+                if self._pid != os.getpid() and not self._memory:
+                    # a forked child: the parent's connections are not ours to use (or close)
+                    self._pid, self._idle, self._all = os.getpid(), [], []
+                connection = self._idle.pop() if self._idle else None
+            try:
+                if connection is None:
+                    connection = self._connect()
+                yield connection
+            except sqlite3.Error as error:
+                if connection is not None and connection.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        connection.execute("ROLLBACK")
+                raise self._translate(error) from error
+            finally:
+                if connection is not None:
+                    self._release(connection)
+
+    def _corrupt(self, what: str) -> StoreError:
+        return StoreError(f"{self._name} {_PROBLEMS['SQLITE_CORRUPT']} ({what})")
+
+    def _translate(self, error: sqlite3.Error) -> StoreError:
+        """The :class:`StoreError` for a driver error, naming the problem and the file."""
+        name = getattr(error, "sqlite_errorname", None) or ""
+        primary = "_".join(name.split("_")[:2])  # SQLITE_IOERR_WRITE is an SQLITE_IOERR
+        problem = _PROBLEMS.get(name) or _PROBLEMS.get(primary)
+        if problem is None and "decode" in str(error):  # text that is not UTF-8
+            problem = _PROBLEMS["SQLITE_CORRUPT"]
+        if problem is None:
+            return StoreError(f"{self._name} failed: {error} ({name or type(error).__name__})")
+        return StoreError(f"{self._name} {problem.format(timeout=self._timeout)} ({error})")
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute(f"PRAGMA synchronous = {self._synchronous}")
+            if self._max_bytes is not None:
+                page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+                pages = max(1, self._max_bytes // page_size)
+                connection.execute(f"PRAGMA max_page_count = {pages}")
+        except BaseException:
+            connection.close()
+            raise
+        with self._lock:
+            self._all.append(connection)
+        return connection
+
+    def _release(self, connection: sqlite3.Connection) -> None:
+        if connection.in_transaction:  # left by an error that was not the driver's
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+        with self._lock:
+            if self._closed or connection not in self._all:
+                connection.close()
+            elif len(self._idle) < 8:
+                self._idle.append(connection)
+            else:
+                self._all.remove(connection)
+                connection.close()
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        """Check the file, switch it to WAL and create the tables if it is new."""
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self._name} holds tables of version {version}, newer than this library "
+                f"reads ({SCHEMA_VERSION})"
+            )
+        mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode not in ("wal", "memory"):
+            raise StoreError(f"{self._name} cannot switch to WAL mode (it is in {mode} mode)")
+        connection.execute("BEGIN IMMEDIATE")
+        if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+            tables = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+            if tables:
+                connection.execute("ROLLBACK")
+                raise StoreError(f"{self._name} holds other tables: it is no avanti event store")
+            for statement in _SCHEMA:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def create(
+        self,
+        stream: str,
+        *,
+        format: str,
+        format_version: int,
+        setup: JSONValue,
+        metadata: Mapping[str, JSONValue] = {},
+    ) -> StoredStream:
+        """Create an empty stream with its record; :class:`StreamExists` if the name is taken."""
+        check_stream_name(stream)
+        check_format(format, format_version)
+        setup_text = dump_json(setup, "the setup")
+        metadata_text = check_metadata(metadata)
+        now = time.time()
+        row = (stream, format, format_version, setup_text, metadata_text, 0, now, now)
+        with self._connection() as connection:
+            try:
+                connection.execute("INSERT INTO streams VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+            except sqlite3.IntegrityError:
+                raise StreamExists(stream) from None
+        return _record(row)
+
+    def append(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+    ) -> int:
+        """Add events to a stream at ``expected_version``, in one transaction; the new version."""
+        check_stream_name(stream)
+        texts = check_append(events, expected_version)
+        check_command_id(command_id)
+        rows = [
+            (stream, expected_version + i, _tag(event), text)
+            for i, (event, text) in enumerate(zip(events, texts, strict=True))
+        ]
+        new = expected_version + len(rows)
+        with self._connection() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                if command_id is not None:
+                    done = connection.execute(
+                        "SELECT version FROM commands WHERE stream = ? AND command_id = ?",
+                        (stream, command_id),
+                    ).fetchone()
+                    if done is not None:
+                        return int(done[0])
+                if not rows:
+                    current = self._version(connection, stream)
+                    if current != expected_version:
+                        raise VersionConflict(expected_version, current)
+                    return current
+                try:
+                    connection.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
+                except sqlite3.IntegrityError:
+                    # the key (stream, position) is taken, the position before is missing, or
+                    # the stream does not exist: the stored version tells which
+                    actual = self._version(connection, stream)
+                    raise VersionConflict(expected_version, actual) from None
+                moved = connection.execute(
+                    "UPDATE streams SET version = ?, updated = max(updated, ?) "
+                    "WHERE stream = ? AND version = ?",
+                    (new, time.time(), stream, expected_version),
+                ).rowcount
+                if moved != 1:
+                    raise VersionConflict(expected_version, self._version(connection, stream))
+                if command_id is not None:
+                    connection.execute(
+                        "INSERT INTO commands VALUES (?, ?, ?)", (stream, command_id, new)
+                    )
+                connection.execute("COMMIT")
+            finally:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+        with self._changed:
+            self._changed.notify_all()
+        return new
+
+    def command_version(self, stream: str, command_id: str) -> int | None:
+        """The version right after the append that carried ``command_id``, or ``None``."""
+        check_stream_name(stream)
+        check_command_id(command_id)
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT version FROM commands WHERE stream = ? AND command_id = ?",
+                (stream, command_id),
+            ).fetchone()
+            if row is None:
+                self._version(connection, stream)
+                return None
+            return int(row[0])
+
+    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
+        """The stream's events at positions ``>= after``, in order."""
+        check_stream_name(stream)
+        check_read(after)
+        with self._connection() as connection:
+            connection.execute("BEGIN")  # one snapshot for the version and the rows
+            version = self._version(connection, stream)
+            rows = connection.execute(
+                "SELECT position, data FROM events WHERE stream = ? AND position >= ? "
+                "ORDER BY position",
+                (stream, after),
+            ).fetchall()
+            connection.execute("COMMIT")
+        if [row[0] for row in rows] != list(range(after, max(after, version))):
+            raise self._corrupt(f"stream {stream!r} should hold {version} events in order")
+        try:  # one parse for the whole list is several times faster than one per event
+            data = json.loads("[" + ",".join([row[1] for row in rows]) + "]")
+        except (TypeError, ValueError):
+            data = None
+        if type(data) is not list or len(data) != len(rows):
+            raise self._corrupt(f"an event of stream {stream!r} is not JSON")
+        return tuple(map(Recorded, [row[0] for row in rows], data))
+
+    def stream(self, stream: str) -> StoredStream:
+        """The stream's record."""
+        check_stream_name(stream)
+        with self._connection() as connection:
+            row = connection.execute(_RECORD + "FROM streams WHERE stream = ?", (stream,))
+            found = row.fetchone()
+        if found is None:
+            raise UnknownStream(stream)
+        return self._records([found])[0]
+
+    def streams(
+        self,
+        *,
+        format: str | None = None,
+        limit: int = 100,
+        updated_after: float | None = None,
+    ) -> tuple[StoredStream, ...]:
+        """Up to ``limit`` records, the most recently updated first (ties by name)."""
+        after = check_streams(format, limit, updated_after)
+        with self._connection() as connection:
+            rows = connection.execute(
+                _RECORD + "FROM streams WHERE (?1 IS NULL OR format = ?1) "
+                "AND (?2 IS NULL OR updated > ?2) ORDER BY updated DESC, stream LIMIT ?3",
+                (format, after, limit),
+            ).fetchall()
+        return self._records(rows)
+
+    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
+        """Replace a stream's metadata; return the new record."""
+        check_stream_name(stream)
+        text = check_metadata(metadata)
+        with self._connection() as connection:
+            row = connection.execute(
+                "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
+                "RETURNING stream, format, format_version, setup, metadata, version, created, "
+                "updated",
+                (text, time.time(), stream),
+            ).fetchone()
+        if row is None:
+            raise UnknownStream(stream)
+        return self._records([row])[0]
+
+    def wait(self, stream: str, after: int, timeout: float) -> int:
+        """Block until the stream's version exceeds ``after`` or ``timeout`` seconds pass.
+
+        Appends through this object wake the waiter at once; appends by other connections or
+        processes are seen by polling the stream's version, at most 50 ms apart.
+        """
+        check_stream_name(stream)
+        seconds = check_wait(after, timeout)
+        deadline = time.monotonic() + seconds
+        pause = 0.002
+        while True:
+            with self._connection() as connection:
+                version = self._version(connection, stream)
+            left = deadline - time.monotonic()
+            if version > after or left <= 0:
+                return version
+            with self._changed:
+                self._changed.wait(min(pause, left))
+            pause = min(pause * 1.5, 0.05)
+
+    def close(self) -> None:
+        """Close every connection; the store refuses work afterwards."""
+        with self._lock:
+            self._closed = True
+            connections, self._all, self._idle = self._all, [], []
+        for connection in connections:
+            with contextlib.suppress(sqlite3.Error):
+                connection.close()
+        with self._changed:
+            self._changed.notify_all()
+
+    def __repr__(self) -> str:
+        return f"<SQLiteEventStore {self.path}>"
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _records(self, rows: Sequence[Sequence[Any]]) -> tuple[StoredStream, ...]:
+        try:
+            return tuple(_record(row) for row in rows)
+        except (TypeError, ValueError):
+            raise self._corrupt("a stream record is not well formed") from None
+
+    @staticmethod
+    def _version(connection: sqlite3.Connection, stream: str) -> int:
+        row = connection.execute("SELECT version FROM streams WHERE stream = ?", (stream,))
+        found = row.fetchone()
+        if found is None:
+            raise UnknownStream(stream)
+        return int(found[0])
+
+
+def _tag(event: JSONValue) -> str | None:
+    """The ``type`` of an event written by a codec, kept in its own column for queries."""
+    if isinstance(event, dict):
+        tag = event.get("type")
+        return tag if isinstance(tag, str) else None
+    return None
+
+
+def _record(row: Sequence[Any]) -> StoredStream:
+    """A row of the ``streams`` table as a record; ``ValueError`` if it is not well formed."""
+    stream, format, format_version, setup, metadata, version, created, updated = row
+    record = StoredStream(
+        stream=stream,
+        format=format,
+        format_version=format_version,
+        setup=json.loads(setup),
+        metadata=json.loads(metadata),
+        version=version,
+        created=created,
+        updated=updated,
+    )
+    if not isinstance(record.metadata, dict) or not isinstance(version, int):
+        raise ValueError("not a stream record")
+    return record

@@ -1,0 +1,642 @@
+"""The one contract every event store keeps, as an abstract pytest class.
+
+A store's test module subclasses :class:`StoreContract` and provides the fixture ``store`` (a
+fresh, empty store, closed after the test). Where the store lives in a database that a second
+connection can open, it also overrides ``second`` to open another store on the same database, so
+the tests of racing writers and of ``wait`` cross connections (and, for PostgreSQL, LISTEN and
+NOTIFY):
+
+.. code-block:: python
+
+    class TestSQLite(StoreContract):
+        @pytest.fixture
+        def store(self, tmp_path: Path) -> Iterator[EventStore]:
+            with SQLiteEventStore(tmp_path / "games.db") as store:
+                yield store
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+import pytest
+
+from avanti import catalog, core
+from avanti.core.errors import InvalidArgument, VersionConflict
+from avanti.store import (
+    MAX_APPEND_BYTES,
+    MAX_APPEND_EVENTS,
+    MAX_METADATA_BYTES,
+    EventStore,
+    GameStore,
+    Recorded,
+    StoredStream,
+    StoreError,
+    StreamExists,
+    UnknownStream,
+)
+
+GAMES = ("avanti", "mare", "autorama")
+
+HOSTILE_NAMES: tuple[object, ...] = (
+    "",
+    "-starts-with-a-dash",
+    ".hidden",
+    "a" * 129,
+    "a/b",
+    "../etc/passwd",
+    "a b",
+    "tab\there",
+    "new\nline",
+    "nul\x00byte",
+    "x'; DROP TABLE events; --",
+    "caf\u00e9",
+    "\u0430dmin",  # a Cyrillic a
+    None,
+    7,
+    b"bytes",
+)
+
+SETUP = {
+    "players": ["Ann", "Bob"],
+    "seed": 2**63 + 1,
+    "options": {"x": [1.5, None, True, "\u00fc"]},
+}
+
+
+def event(number: int) -> dict[str, Any]:
+    """A small event as a codec writes one."""
+    return {"type": "Rolled", "seat": number % 3, "face": number}
+
+
+def make(store: EventStore, name: str = "g1", **metadata: Any) -> StoredStream:
+    """Create a stream of a made-up format."""
+    return store.create(name, format="toy", format_version=1, setup=SETUP, metadata=metadata)
+
+
+def new_game(name: str, seed: int = 11) -> Any:
+    """A new game of the catalog's ``name``, its default table, an explicit seed."""
+    info = catalog.game_info(name)
+    return info.new_game(info.player_names(), seed=seed)
+
+
+def play(game: Any, commands: int) -> Any:
+    """``game`` after ``commands`` more commands, always the first legal one (deterministic)."""
+    for _ in range(commands):
+        if game.is_over:
+            break
+        game = game.execute(game.legal_commands()[0])
+    return game
+
+
+def in_thread(work: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
+    """Start ``work`` in a thread; the list receives its result or its exception."""
+    told: list[object] = []
+
+    def run() -> None:
+        try:
+            told.append(work())
+        except Exception as error:
+            told.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, told
+
+
+def race_appends(handles: list[EventStore], name: str) -> list[object]:
+    """One thread per handle appends two events at version 0 of ``name``, released at once;
+    what each was told: its new version, or the ``VersionConflict``."""
+    barrier = threading.Barrier(len(handles))
+    told: list[object] = []
+    lock = threading.Lock()
+
+    def write(writer: int) -> None:
+        barrier.wait()
+        try:
+            result: object = handles[writer].append(name, [event(writer), event(writer)], 0)
+        except VersionConflict as conflict:
+            result = conflict
+        with lock:
+            told.append(result)
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(len(handles))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return told
+
+
+class StoreContract:
+    """What every event store does. Subclasses provide the ``store`` fixture."""
+
+    @pytest.fixture
+    def store(self) -> Iterator[EventStore]:
+        """A fresh, empty store; subclasses must override this."""
+        raise NotImplementedError("a store's test class provides the store fixture")
+
+    @pytest.fixture
+    def second(self, store: EventStore) -> EventStore:
+        """Another handle on the same data (a second connection where there is a database)."""
+        return store
+
+    # -- empty stores and unknown streams ------------------------------------------------------
+
+    def test_an_empty_store_lists_no_streams(self, store: EventStore) -> None:
+        assert store.streams() == ()
+        assert store.streams(format="toy", limit=1, updated_after=0.0) == ()
+
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda s: s.read("nope"),
+            lambda s: s.read("nope", after=3),
+            lambda s: s.stream("nope"),
+            lambda s: s.append("nope", [event(0)], 0),
+            lambda s: s.append("nope", [event(0)], 0, command_id="c1"),
+            lambda s: s.set_metadata("nope", {}),
+            lambda s: s.wait("nope", 0, 0.0),
+            lambda s: s.command_version("nope", "c1"),
+        ],
+    )
+    def test_an_unknown_stream_is_refused(
+        self, store: EventStore, call: Callable[[EventStore], object]
+    ) -> None:
+        with pytest.raises(UnknownStream) as caught:
+            call(store)
+        assert caught.value.stream == "nope"
+        assert isinstance(caught.value, KeyError)
+        assert "nope" in str(caught.value)
+        assert store.streams() == ()
+
+    def test_a_new_stream_reads_empty(self, store: EventStore) -> None:
+        make(store)
+        assert store.read("g1") == ()
+        assert store.read("g1", after=5) == ()
+        assert store.stream("g1").version == 0
+
+    # -- the stream record ---------------------------------------------------------------------
+
+    def test_create_returns_the_record_and_stream_reads_it_back(self, store: EventStore) -> None:
+        before = time.time()
+        created = store.create(
+            "game:1.a_b-c",
+            format="avanti",
+            format_version=3,
+            setup=SETUP,
+            metadata={"seats": ["Ann", "Bob"], "token": "0f" * 32, "n": 2},
+        )
+        assert created.stream == "game:1.a_b-c"
+        assert created.format == "avanti"
+        assert created.format_version == 3
+        assert created.setup == SETUP
+        assert created.setup["seed"] == 2**63 + 1  # a seed beyond 64 signed bits survives
+        assert dict(created.metadata) == {"seats": ["Ann", "Bob"], "token": "0f" * 32, "n": 2}
+        assert created.version == 0
+        assert before - 1 <= created.created == created.updated <= time.time() + 1
+        assert store.stream("game:1.a_b-c") == created
+
+    def test_a_name_of_128_characters_is_accepted(self, store: EventStore) -> None:
+        name = "Z" + "9" * 127
+        make(store, name)
+        assert store.stream(name).stream == name
+
+    def test_create_on_an_existing_stream_is_refused_and_changes_nothing(
+        self, store: EventStore
+    ) -> None:
+        first = make(store, seat="Ann")
+        store.append("g1", [event(0)], 0)
+        with pytest.raises(StreamExists) as caught:
+            store.create("g1", format="other", format_version=2, setup={}, metadata={})
+        assert caught.value.stream == "g1"
+        assert "g1" in str(caught.value)
+        now = store.stream("g1")
+        assert (now.format, now.format_version, now.setup, dict(now.metadata)) == (
+            "toy",
+            1,
+            SETUP,
+            {"seat": "Ann"},
+        )
+        assert now.created == first.created
+        assert [r.data for r in store.read("g1")] == [event(0)]
+
+    def test_set_metadata_replaces_it_and_keeps_the_rest(self, store: EventStore) -> None:
+        first = make(store, seat="Ann", old=True)
+        store.append("g1", [event(0)], 0)
+        changed = store.set_metadata("g1", {"seat": "Bob", "outcome": {"winners": [1]}})
+        assert dict(changed.metadata) == {"seat": "Bob", "outcome": {"winners": [1]}}
+        assert changed.version == 1
+        assert changed.setup == SETUP
+        assert changed.created == first.created
+        assert changed.updated >= first.updated
+        assert store.stream("g1") == changed
+
+    def test_streams_lists_the_newest_updated_first(self, store: EventStore) -> None:
+        for name in ("a", "b", "c"):
+            make(store, name)
+            time.sleep(0.005)  # distinct times, so the order has one answer
+        assert [s.stream for s in store.streams()] == ["c", "b", "a"]
+        store.append("a", [event(0)], 0)
+        listed = store.streams()
+        assert [s.stream for s in listed] == ["a", "c", "b"]
+        assert listed[0].version == 1
+        assert listed == tuple(store.stream(name) for name in ("a", "c", "b"))
+        assert [s.stream for s in store.streams(limit=2)] == ["a", "c"]
+        assert [s.stream for s in store.streams(updated_after=listed[1].updated)] == ["a"]
+        assert store.streams(updated_after=listed[0].updated) == ()
+
+    def test_streams_filters_by_format(self, store: EventStore) -> None:
+        make(store, "t1")
+        store.create("m1", format="mare", format_version=1, setup={})
+        time.sleep(0.005)
+        store.create("m2", format="mare", format_version=1, setup={})
+        assert [s.stream for s in store.streams(format="mare")] == ["m2", "m1"]
+        assert [s.stream for s in store.streams(format="toy")] == ["t1"]
+        assert store.streams(format="autorama") == ()
+
+    # -- appending and reading -----------------------------------------------------------------
+
+    def test_append_returns_the_new_version_and_read_returns_positions(
+        self, store: EventStore
+    ) -> None:
+        make(store)
+        assert store.append("g1", [event(0), event(1)], 0) == 2
+        assert store.append("g1", [event(2)], expected_version=2) == 3
+        assert store.read("g1") == (
+            Recorded(0, event(0)),
+            Recorded(1, event(1)),
+            Recorded(2, event(2)),
+        )
+        assert store.stream("g1").version == 3
+
+    def test_read_after_a_version_returns_only_the_newer_events(self, store: EventStore) -> None:
+        make(store)
+        store.append("g1", [event(n) for n in range(5)], 0)
+        assert [r.position for r in store.read("g1", after=3)] == [3, 4]
+        assert [r.data for r in store.read("g1", after=4)] == [event(4)]
+        assert store.read("g1", after=5) == ()
+        assert store.read("g1", after=99) == ()
+        assert store.read("g1", after=0) == store.read("g1")
+
+    def test_events_round_trip_as_json(self, store: EventStore) -> None:
+        make(store)
+        odd = [
+            {"type": "X", "text": "caf\u00e9 \u2603 \U0001f600", "big": 2**70, "f": 0.1},
+            {"nested": [[[]], {}], "null": None, "t": True},
+            "a bare string",
+            17,
+            None,
+        ]
+        store.append("g1", odd, 0)
+        assert [r.data for r in store.read("g1")] == odd
+
+    def test_an_empty_append_writes_nothing_but_checks_the_version(self, store: EventStore) -> None:
+        make(store)
+        store.append("g1", [event(0)], 0)
+        assert store.append("g1", [], 1) == 1
+        with pytest.raises(VersionConflict):
+            store.append("g1", [], 0)
+        assert store.stream("g1").version == 1
+
+    def test_a_stale_append_is_a_version_conflict_and_writes_nothing(
+        self, store: EventStore
+    ) -> None:
+        make(store)
+        store.append("g1", [event(0), event(1)], 0)
+        for expected in (0, 1, 3, 50):
+            with pytest.raises(VersionConflict) as caught:
+                store.append("g1", [event(9), event(9)], expected)
+            assert (caught.value.expected, caught.value.actual) == (expected, 2)
+        assert [r.data for r in store.read("g1")] == [event(0), event(1)]
+        assert store.stream("g1").version == 2
+
+    def test_streams_are_independent(self, store: EventStore) -> None:
+        make(store, "a")
+        make(store, "b")
+        store.append("a", [event(0)], 0)
+        assert store.append("b", [event(1), event(2)], 0) == 2
+        assert [r.data for r in store.read("a")] == [event(0)]
+        assert store.stream("a").version == 1
+
+    def test_append_moves_updated_forward(self, store: EventStore) -> None:
+        first = make(store)
+        store.append("g1", [event(0)], 0)
+        assert store.stream("g1").updated >= first.updated
+        assert store.stream("g1").created == first.created
+
+    def test_racing_writers_exactly_one_wins(self, store: EventStore, second: EventStore) -> None:
+        """Eight threads (on two handles where there are two) append at the same version, 20
+        times over: one wins each race, seven are told of the conflict."""
+        for race in range(20):
+            name = f"race-{race}"
+            make(store, name)
+            told = race_appends([store, second] * 4, name)
+            assert told.count(2) == 1
+            conflicts = [t for t in told if isinstance(t, VersionConflict)]
+            assert {(c.expected, c.actual) for c in conflicts} == {(0, 2)}
+            assert len(conflicts) == 7
+            first, again = store.read(name)
+            assert first.data == again.data
+
+    # -- command ids ---------------------------------------------------------------------------
+
+    def test_a_repeated_command_id_writes_nothing_and_returns_the_first_version(
+        self, store: EventStore
+    ) -> None:
+        make(store)
+        assert store.append("g1", [event(0)], 0, command_id="cmd-1") == 1
+        assert store.command_version("g1", "cmd-1") == 1
+        assert store.command_version("g1", "cmd-2") is None
+        assert store.append("g1", [event(1), event(2)], 1, command_id="cmd-2") == 3
+        assert store.append("g1", [event(3)], 3) == 4
+        # retries: told the version right after the first append, whatever they carry
+        assert store.append("g1", [event(0)], 0, command_id="cmd-1") == 1
+        assert store.append("g1", [event(7)], 4, command_id="cmd-1") == 1
+        assert store.append("g1", [event(1), event(2)], 1, command_id="cmd-2") == 3
+        assert [r.data for r in store.read("g1")] == [event(n) for n in range(4)]
+        assert store.command_version("g1", "cmd-2") == 3
+
+    def test_a_command_id_belongs_to_one_stream(self, store: EventStore) -> None:
+        make(store, "a")
+        make(store, "b")
+        store.append("a", [event(0)], 0, command_id="same")
+        assert store.append("b", [event(1), event(1)], 0, command_id="same") == 2
+        assert store.command_version("a", "same") == 1
+        assert store.command_version("b", "same") == 2
+
+    def test_a_conflicting_append_does_not_keep_its_command_id(self, store: EventStore) -> None:
+        make(store)
+        store.append("g1", [event(0)], 0)
+        with pytest.raises(VersionConflict):
+            store.append("g1", [event(1)], 0, command_id="late")
+        assert store.command_version("g1", "late") is None
+        assert store.append("g1", [event(1)], 1, command_id="late") == 2
+
+    def test_the_same_command_id_sent_twice_at_once_is_written_once(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """A retry that overtakes the first try: both are told the same version."""
+        for race in range(10):
+            name = f"retry-{race}"
+            make(store, name)
+            barrier = threading.Barrier(4)
+
+            def retry(handle: EventStore, name: str = name, b: threading.Barrier = barrier) -> int:
+                b.wait()
+                return handle.append(name, [event(1), event(2)], 0, command_id="once")
+
+            runs = [in_thread(functools.partial(retry, h)) for h in (store, second) * 2]
+            for thread, _ in runs:
+                thread.join()
+            assert [told for _, told in runs] == [[2]] * 4
+            assert [r.data for r in store.read(name)] == [event(1), event(2)]
+
+    # -- waiting -------------------------------------------------------------------------------
+
+    def test_wait_returns_at_once_when_the_stream_is_ahead(self, store: EventStore) -> None:
+        make(store)
+        store.append("g1", [event(0), event(1)], 0)
+        assert store.wait("g1", 0, 30.0) == 2
+        assert store.wait("g1", 1, 30.0) == 2
+
+    def test_wait_times_out_with_the_current_version(self, store: EventStore) -> None:
+        make(store)
+        store.append("g1", [event(0)], 0)
+        assert store.wait("g1", 1, 0.05) == 1
+        assert store.wait("g1", 1, 0) == 1
+
+    def test_wait_wakes_on_an_append_from_another_thread(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        make(store)
+        waiter, told = in_thread(lambda: store.wait("g1", 0, 30.0))
+        time.sleep(0.05)  # let the waiter block (it returns the same either way)
+        second.append("g1", [event(0), event(1)], 0)
+        waiter.join()
+        assert told == [2]
+
+    def test_a_waiter_on_the_second_handle_wakes_too(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        make(store)
+        store.append("g1", [event(0)], 0)
+        waiter, told = in_thread(lambda: second.wait("g1", 1, 30.0))
+        time.sleep(0.05)
+        store.append("g1", [event(1)], 1)
+        waiter.join()
+        assert told == [2]
+
+    # -- hostile input -------------------------------------------------------------------------
+
+    @pytest.mark.parametrize("name", HOSTILE_NAMES)
+    def test_a_hostile_stream_name_is_refused_everywhere(
+        self, store: EventStore, name: Any
+    ) -> None:
+        calls: list[Callable[[], object]] = [
+            lambda: store.create(name, format="toy", format_version=1, setup={}),
+            lambda: store.append(name, [event(0)], 0),
+            lambda: store.read(name),
+            lambda: store.stream(name),
+            lambda: store.set_metadata(name, {}),
+            lambda: store.wait(name, 0, 0.0),
+            lambda: store.command_version(name, "c"),
+        ]
+        for call in calls:
+            with pytest.raises(InvalidArgument, match="stream name"):
+                call()
+        assert store.streams() == ()
+
+    def test_too_many_events_in_one_append_are_refused(self, store: EventStore) -> None:
+        make(store)
+        with pytest.raises(InvalidArgument, match=f"at most {MAX_APPEND_EVENTS} events"):
+            store.append("g1", [1] * (MAX_APPEND_EVENTS + 1), 0)
+        assert store.read("g1") == ()
+        assert store.append("g1", [1] * MAX_APPEND_EVENTS, 0) == MAX_APPEND_EVENTS
+
+    def test_too_many_bytes_in_one_append_are_refused(self, store: EventStore) -> None:
+        make(store)
+        big = ["x" * (MAX_APPEND_BYTES // 4)] * 4  # the quotes push it over
+        with pytest.raises(InvalidArgument, match="bytes of JSON"):
+            store.append("g1", big, 0)
+        with pytest.raises(InvalidArgument, match="bytes of JSON"):
+            store.append("g1", ["\u00e9" * (MAX_APPEND_BYTES // 2)], 0)  # two bytes each
+        assert store.read("g1") == ()
+        assert store.stream("g1").version == 0
+
+    def test_metadata_beyond_the_limit_is_refused(self, store: EventStore) -> None:
+        big = {"blob": "x" * MAX_METADATA_BYTES}
+        with pytest.raises(InvalidArgument, match="metadata"):
+            store.create("g1", format="toy", format_version=1, setup={}, metadata=big)
+        assert store.streams() == ()
+        make(store, seat="Ann")
+        with pytest.raises(InvalidArgument, match="metadata"):
+            store.set_metadata("g1", big)
+        assert dict(store.stream("g1").metadata) == {"seat": "Ann"}
+
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda s: s.append("g1", [{1, 2}], 0),
+            lambda s: s.append("g1", [float("nan")], 0),
+            lambda s: s.append("g1", "not a list", 0),
+            lambda s: s.append("g1", [1], -1),
+            lambda s: s.append("g1", [1], True),
+            lambda s: s.append("g1", [1], 0, command_id=""),
+            lambda s: s.append("g1", [1], 0, command_id="c" * 129),
+            lambda s: s.append("g1", [1], 0, command_id="a\x00b"),  # PostgreSQL holds no NUL
+            lambda s: s.append("g1", [1], 0, command_id=5),
+            lambda s: s.read("g1", after=-1),
+            lambda s: s.streams(limit=0),
+            lambda s: s.streams(limit=10**9),
+            lambda s: s.streams(updated_after=float("nan")),
+            lambda s: s.wait("g1", 0, -1.0),
+            lambda s: s.wait("g1", 0, float("inf")),
+            lambda s: s.set_metadata("g1", {1: 2}),
+            lambda s: s.set_metadata("g1", ["not", "an", "object"]),
+            lambda s: s.create("g2", format="", format_version=1, setup={}),
+            lambda s: s.create("g2", format="toy", format_version=0, setup={}),
+            lambda s: s.create("g2", format="toy", format_version=1, setup={"x": {1, 2}}),
+        ],
+    )
+    def test_malformed_arguments_are_refused_and_change_nothing(
+        self, store: EventStore, call: Callable[[EventStore], object]
+    ) -> None:
+        make(store, seat="Ann")
+        with pytest.raises(InvalidArgument):
+            call(store)
+        assert store.read("g1") == ()
+        assert [s.stream for s in store.streams()] == ["g1"]
+        assert dict(store.stream("g1").metadata) == {"seat": "Ann"}
+
+    # -- closing -------------------------------------------------------------------------------
+
+    def test_a_closed_store_refuses_work(self, store: EventStore) -> None:
+        make(store)
+        store.close()
+        store.close()  # closing twice is harmless
+        with pytest.raises(StoreError, match="closed"):
+            store.read("g1")
+        with pytest.raises(StoreError, match="closed"):
+            store.append("g1", [event(0)], 0)
+
+    # -- GameStore over this store ---------------------------------------------------------------
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_creates_and_loads_every_game(self, store: EventStore, name: str) -> None:
+        games = GameStore(store)
+        game = play(new_game(name, seed=11), 12)
+        games.create("table-1", game, metadata={"seats": list(game.setup.players)})
+        loaded = games.load("table-1")
+        assert loaded == game
+        assert type(loaded) is type(game)
+        assert games.load("table-1", verify=True) == game
+        record = store.stream("table-1")
+        assert (record.format, record.version) == (name, game.version)
+        assert record.format_version == type(game).rules.codec.version
+        assert dict(record.metadata) == {"seats": list(game.setup.players)}
+        assert [g.stream for g in games.games(format=name)] == ["table-1"]
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_executes_and_the_store_keeps_it(self, store: EventStore, name: str) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=12)
+        games.create("t", game)
+        for _ in range(10):
+            command = game.legal_commands()[0]
+            after = games.execute("t", command)
+            game = game.execute(command)
+            assert after == game
+        assert games.load("t") == game
+        assert store.stream("t").version == game.version
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_refuses_a_stale_expected_version(self, store: EventStore, name: str) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=13)
+        games.create("t", game)
+        command = game.legal_commands()[0]
+        with pytest.raises(VersionConflict) as caught:
+            games.execute("t", command, expected_version=game.version - 1 if game.version else 1)
+        assert caught.value.actual == game.version
+        assert games.load("t") == game
+        moved = games.execute("t", command, expected_version=game.version)
+        assert moved == game.execute(command)
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_a_second_writer_that_got_there_first_wins(
+        self, store: EventStore, second: EventStore, name: str
+    ) -> None:
+        mine, theirs = GameStore(store), GameStore(second)
+        game = new_game(name, seed=14)
+        mine.create("t", game)
+        seen = mine.load("t")
+        command = seen.legal_commands()[0]
+        theirs.execute("t", command, expected_version=seen.version)
+        with pytest.raises(VersionConflict):
+            mine.execute("t", command, expected_version=seen.version)
+        assert mine.load("t") == game.execute(command)
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_a_repeated_command_id_returns_the_game_of_then(
+        self, store: EventStore, name: str
+    ) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=15)
+        games.create("t", game)
+        command = game.legal_commands()[0]
+        first = games.execute("t", command, command_id="req-1")
+        assert first == game.execute(command)
+        again = games.execute("t", command, command_id="req-1")
+        assert again == first
+        later = games.execute("t", first.legal_commands()[0], command_id="req-2")
+        assert later.version > first.version
+        # a retry long after, when the command is no longer legal: still the game of then
+        assert games.execute("t", command, command_id="req-1") == first
+        assert games.execute("t", command, expected_version=0, command_id="req-1") == first
+        assert games.load("t") == later
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_an_illegal_command_writes_nothing(
+        self, store: EventStore, name: str
+    ) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=16)
+        games.create("t", game)
+        legal = game.legal_commands()[0]
+        wrong_seat = attrs.evolve(legal, seat=99)
+        with pytest.raises(core.IllegalCommand):
+            games.execute("t", wrong_seat, command_id="bad")
+        assert store.stream("t").version == game.version
+        assert store.command_version("t", "bad") is None
+        assert games.load("t") == game
+
+    def test_gamestore_refuses_a_second_create_and_an_unknown_game(self, store: EventStore) -> None:
+        games = GameStore(store)
+        game = new_game("mare")
+        games.create("t", game)
+        with pytest.raises(StreamExists):
+            games.create("t", new_game("avanti"))
+        assert games.load("t") == game
+        with pytest.raises(UnknownStream):
+            games.load("nope")
+        with pytest.raises(UnknownStream):
+            games.execute("nope", game.legal_commands()[0])
+
+    def test_gamestore_follow_returns_the_new_version(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        games = GameStore(store)
+        game = new_game("mare", seed=3)
+        games.create("t", game)
+        assert games.follow("t", game.version, 0.01) == game.version
+        waiter, told = in_thread(lambda: games.follow("t", game.version, 30.0))
+        time.sleep(0.05)
+        after = GameStore(second).execute("t", game.legal_commands()[0])
+        waiter.join()
+        assert told == [after.version]

@@ -1,0 +1,183 @@
+"""What the GameStore does beyond the contract: old format versions, an interrupted create,
+audits, corrupt rows, other games than the catalog's, and the ids it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from avanti import autorama, core, mare
+from avanti.core.errors import CorruptLog, DecodeError, InvalidArgument, UnknownGame
+from avanti.store import EventStore, GameStore, MemoryEventStore, SQLiteEventStore
+from tests import toy
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
+    made: EventStore = (
+        MemoryEventStore() if request.param == "memory" else SQLiteEventStore(tmp_path / "g.db")
+    )
+    with made:
+        yield made
+
+
+def mare_game(commands: int = 3) -> Any:
+    game = mare.new_game(["Ann", "Bob"], seed=7)
+    for _ in range(commands):
+        game = game.execute(game.legal_commands()[0])
+    return game
+
+
+def test_a_game_stored_at_an_older_format_version_loads_upcast(store: EventStore) -> None:
+    """A game of Avanti mare! stored at format version 1 (before the option
+    ``free_fish_move_owed``) loads with the option set as version 1 games were played (M6)."""
+    game = mare_game()
+    setup = mare.CODEC.document(game.setup, ())["setup"]
+    del setup["options"]["free_fish_move_owed"]
+    store.create("old", format="mare", format_version=1, setup=setup)
+    store.append("old", [mare.CODEC.event_to_data(e) for e in game.events], 0)
+    games = GameStore(store)
+    loaded = games.load("old", verify=True)
+    assert loaded.setup.options.free_fish_move_owed is True
+    assert loaded.events == game.events
+
+
+def test_an_old_game_is_not_appended_to_but_copied_forward(store: EventStore) -> None:
+    game = mare_game()
+    setup = mare.CODEC.document(game.setup, ())["setup"]
+    del setup["options"]["free_fish_move_owed"]
+    store.create("old", format="mare", format_version=1, setup=setup, metadata={"seat": "Ann"})
+    store.append("old", [mare.CODEC.event_to_data(e) for e in game.events], 0)
+    games = GameStore(store)
+    loaded = games.load("old")
+    with pytest.raises(InvalidArgument, match=r"format version 1.*GameStore\.upgrade"):
+        games.execute("old", loaded.legal_commands()[0])
+    assert store.stream("old").version == game.version
+    assert games.upgrade("old", "new") == loaded
+    record = store.stream("new")
+    assert (record.format_version, dict(record.metadata)) == (2, {"seat": "Ann"})
+    played = games.execute("new", loaded.legal_commands()[0])
+    assert played == loaded.execute(loaded.legal_commands()[0])
+    assert games.load("new", verify=True) == played
+
+
+def test_a_create_cut_short_before_the_opening_events_still_plays(store: EventStore) -> None:
+    """A writer that stopped between creating the stream and appending the opening events left
+    a stream with a setup and no events: the game loads as new, and the next command stores
+    the opening events with its own, in one append."""
+    game = autorama.new_game(["Ann", "Bob", "Cy"], seed=9)
+    assert game.version == 2  # the shuffle and the first round's deal
+    setup = autorama.CODEC.document(game.setup, ())["setup"]
+    store.create("cut", format="autorama", format_version=autorama.CODEC.version, setup=setup)
+    games = GameStore(store)
+    assert games.load("cut") == game
+    command = game.legal_commands()[0]
+    after = game.execute(command)
+    assert games.execute("cut", command, expected_version=2) == after
+    assert store.stream("cut").version == after.version
+    assert games.load("cut", verify=True) == after
+
+
+def test_an_audit_finds_a_forged_event(store: EventStore) -> None:
+    game = mare_game(4)
+    data = [mare.CODEC.event_to_data(e) for e in game.events]
+    rolled = next(i for i, d in enumerate(data) if d["type"] == "DieRolled" and i > 2)
+    faces = ["blue", "orange", "yellow", "pink", "red", "green"]
+    data[rolled] = {**data[rolled], "face": next(f for f in faces if f != data[rolled]["face"])}
+    store.create(
+        "forged", format="mare", format_version=2, setup=mare.CODEC.unstructure(game.setup)
+    )
+    store.append("forged", data, 0)
+    games = GameStore(store)
+    games.load("forged")  # trusted: the store holds what a GameStore wrote
+    with pytest.raises(CorruptLog) as caught:
+        games.load("forged", verify=True)
+    assert caught.value.index == rolled
+
+
+def test_a_row_that_is_no_event_of_the_game_is_a_decode_error(store: EventStore) -> None:
+    game = mare_game(1)
+    store.create("bad", format="mare", format_version=2, setup=mare.CODEC.unstructure(game.setup))
+    store.append("bad", [{"type": "DieRolled", "seat": 0, "face": "purple"}], 0)
+    with pytest.raises(DecodeError) as caught:
+        GameStore(store).load("bad")
+    assert caught.value.errors[0] == "stored game 'bad' cannot be read"
+    assert caught.value.errors[1].endswith("got another string @ $.events[0].face")
+
+
+def test_a_stream_of_an_unknown_format_is_refused(store: EventStore) -> None:
+    store.create("chess", format="chess", format_version=1, setup={})
+    with pytest.raises(UnknownGame, match="unknown game 'chess'"):
+        GameStore(store).load("chess")
+
+
+def test_a_game_store_keeps_the_games_it_is_given(store: EventStore) -> None:
+    """Any game built on the core, given by format name: here the tests' toy game."""
+    games = GameStore(store, games={"toy": toy.Game})
+    game = toy.new_game(["Ann", "Bob"], seed=3)
+    games.create("t", game)
+    after = games.execute("t", game.legal_commands()[0])
+    assert games.load("t", verify=True) == after
+    with pytest.raises(InvalidArgument, match="does not keep games of"):
+        games.create("m", mare_game())
+    with pytest.raises(InvalidArgument, match="does not keep games of"):
+        GameStore(store).create("t2", game)  # the catalog's store has no toy game
+
+
+def test_ids_and_command_ids_are_checked_before_anything_is_read(store: EventStore) -> None:
+    games = GameStore(store)
+    games.create("g", mare_game())
+    with pytest.raises(InvalidArgument, match="stream name"):
+        games.execute("../g", mare.Roll(seat=0))
+    with pytest.raises(InvalidArgument, match="command_id"):
+        games.execute("g", mare.Roll(seat=0), command_id="")
+    with pytest.raises(InvalidArgument, match="stream name"):
+        games.create("a b", mare_game())
+    with pytest.raises(core.IllegalCommand):
+        games.execute("g", mare.Roll(seat=5))
+
+
+def test_a_cached_game_is_reused_until_any_writer_moves_it(store: EventStore) -> None:
+    mine, theirs = GameStore(store), GameStore(store, cache=0)
+    game = mare_game(1)
+    mine.create("g", game)
+    loaded = mine.load("g")
+    assert mine.load("g") is loaded  # nothing new stored: not replayed again
+    played = mine.execute("g", loaded.legal_commands()[0])
+    assert mine.load("g") is played
+    theirs_now = theirs.execute("g", played.legal_commands()[0])
+    assert theirs.load("g") is not theirs.load("g")  # no cache: replayed each time
+    again = mine.load("g")
+    assert again == theirs_now
+    assert again is not played
+    assert mine.load("g", verify=True) == again
+
+
+def test_a_small_cache_forgets_the_oldest_game(store: EventStore) -> None:
+    games = GameStore(store, cache=1)
+    games.create("a", mare_game(1))
+    games.create("b", mare_game(2))
+    a = games.load("a")
+    b = games.load("b")
+    assert games.load("b") is b
+    assert games.load("a") is not a
+    assert games.load("a") == a
+    with pytest.raises(InvalidArgument, match="cache"):
+        GameStore(store, cache=-1)
+
+
+def test_a_game_longer_than_one_append_is_created_in_whole_commands() -> None:
+    """A log of more than MAX_APPEND_EVENTS events is written in several appends, each cut
+    where a command begins, and loads back whole."""
+    store = MemoryEventStore()
+    games = GameStore(store, games={"toy": toy.Game})
+    game = toy.new_game(["Ann", "Bob"], seed=3, goal=10**6)
+    for _ in range(1_500):
+        game = game.execute(game.legal_commands()[-1])  # Wait: one event each
+    assert game.version == 1_502
+    games.create("long", game)
+    assert games.load("long") == game
+    assert store.stream("long").version == 1_502

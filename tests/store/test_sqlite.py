@@ -1,0 +1,100 @@
+"""The contract on the SQLite store: in a file (with a second connection) and in memory."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from avanti.core.errors import InvalidArgument
+from avanti.store import EventStore, SQLiteEventStore, StoreError
+from avanti.store.sqlite import SCHEMA_VERSION
+from tests.store.contract import StoreContract
+
+
+class TestSQLiteFile(StoreContract):
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[EventStore]:
+        with SQLiteEventStore(tmp_path / "games.db") as store:
+            yield store
+
+    @pytest.fixture
+    def second(self, store: EventStore, tmp_path: Path) -> Iterator[EventStore]:
+        with SQLiteEventStore(tmp_path / "games.db") as second:
+            yield second
+
+
+class TestSQLiteMemory(StoreContract):
+    @pytest.fixture
+    def store(self) -> Iterator[EventStore]:
+        with SQLiteEventStore(":memory:") as store:
+            yield store
+
+
+def test_a_file_in_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "no-such-folder" / "games.db"
+    with pytest.raises(StoreError, match=r"cannot be opened") as caught:
+        SQLiteEventStore(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_database_of_something_else_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)")
+    with pytest.raises(StoreError, match="holds other tables: it is no avanti event store"):
+        SQLiteEventStore(path)
+
+
+def test_tables_of_a_newer_release_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    SQLiteEventStore(path).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer than this library reads"):
+        SQLiteEventStore(path)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"synchronous": "OFF"}, {"timeout": -1}, {"timeout": True}, {"max_bytes": 0}],
+)
+def test_bad_options_are_refused(tmp_path: Path, options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidArgument):
+        SQLiteEventStore(tmp_path / "games.db", **options)
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_synchronous_normal_keeps_the_games_too(tmp_path: Path) -> None:
+    with SQLiteEventStore(tmp_path / "games.db", synchronous="NORMAL") as store:
+        store.create("g", format="toy", format_version=1, setup={})
+        store.append("g", [1, 2], 0)
+    with SQLiteEventStore(tmp_path / "games.db") as store:
+        assert [r.data for r in store.read("g")] == [1, 2]
+        with sqlite3.connect(tmp_path / "games.db") as raw:
+            assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def _append_in_child(store: SQLiteEventStore, results: Any) -> None:
+    results.put(store.append("g", [3], 2))
+
+
+def test_a_forked_child_opens_its_own_connections(tmp_path: Path) -> None:
+    """A store opened before a fork (a server that forks its workers) works in the child
+    without touching the parent's connections, and the parent goes on using them."""
+    with SQLiteEventStore(tmp_path / "games.db") as store:
+        store.create("g", format="toy", format_version=1, setup={})
+        store.append("g", [1, 2], 0)
+        fork = multiprocessing.get_context("fork")
+        results = fork.Queue()
+        child = fork.Process(target=_append_in_child, args=(store, results))
+        child.start()
+        assert results.get(timeout=30) == 3
+        child.join(timeout=30)
+        assert child.exitcode == 0
+        assert [r.data for r in store.read("g")] == [1, 2, 3]
+        assert store.append("g", [4], 3) == 4
