@@ -23,15 +23,18 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` over src, tests and examples."""
-    session.install("-e", ".[test,cli,postgres]", "mypy>=1.10", "nox>=2024.4")
+    session.install(
+        "-e", ".[test,cli,postgres,server]", "mypy>=1.10", "nox>=2024.4", "types-jsonschema"
+    )
     session.run("mypy", "--strict")
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """pytest with Hypothesis, under branch coverage; the PostgreSQL store's tests start a
-    private PostgreSQL server of their own (Debian's ``postgresql`` package)."""
-    session.install("-e", ".[test,cli,postgres]")
+    private PostgreSQL server of their own (Debian's ``postgresql`` package), and the server's
+    tests a uvicorn on a loopback port."""
+    session.install("-e", ".[test,cli,postgres,server]")
     session.run("coverage", "run", "-m", "pytest", *session.posargs)
     session.run("coverage", "report")
 
@@ -47,7 +50,7 @@ def examples(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
-    session.install("-e", ".[docs,cli,postgres]")
+    session.install("-e", ".[docs,cli,postgres,server]")
     session.run(
         "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
@@ -66,10 +69,13 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def postgres(session: nox.Session) -> None:
-    """The PostgreSQL store's tests alone, on a private server they start and stop themselves
-    (needs Debian's ``postgresql`` package, or PostgreSQL's server binaries on the PATH)."""
-    session.install("-e", ".[test,postgres]")
-    session.run("pytest", "tests/store/test_postgres.py", *session.posargs)
+    """The PostgreSQL store's tests and the game server's on PostgreSQL, alone, on a private
+    server they start and stop themselves (needs Debian's ``postgresql`` package, or
+    PostgreSQL's server binaries on the PATH)."""
+    session.install("-e", ".[test,postgres,server]")
+    session.run(
+        "pytest", "tests/store/test_postgres.py", "tests/server/test_postgres.py", *session.posargs
+    )
 
 
 @nox.session(default=False)

@@ -4,9 +4,9 @@
 - A game's package (``avanti.avanti``, ``avanti.mare``, ``avanti.autorama``) imports the core and
   itself, never another game and never a tool.
 - The tools (``avanti.catalog``, ``avanti.bots``, ``avanti.cli``, ``avanti.store``,
-  ``avanti.transcript``) reach a game only through the catalog and the protocols. The one
-  exception is ``avanti.cli.odds``, the table of Avanti mare!'s exact odds, which exists only for
-  that game.
+  ``avanti.server``, ``avanti.transcript``) reach a game only through the catalog and the
+  protocols. The one exception is ``avanti.cli.odds``, the table of Avanti mare!'s exact odds,
+  which exists only for that game.
 - ``avanti/__init__.py`` is the flagship's public face: it re-exports ``avanti.avanti``.
 
 Every ``import`` counts, also those inside functions and under ``TYPE_CHECKING``.
@@ -99,6 +99,27 @@ def test_the_stores_sit_in_the_tools_layer() -> None:
     }
     assert found
     assert {package_of(name) for name in found} <= {"avanti.core", "avanti.catalog"}
+
+
+def test_the_server_sits_in_the_tools_layer() -> None:
+    """``avanti.server`` imports the core, the stores, the catalog and the bots: no game and no
+    other tool (the command line imports it, not the other way round)."""
+    server = SOURCE / "server"
+    found = {
+        imported
+        for path in server.rglob("*.py")
+        for imported in imports(path)
+        if not imported.startswith("avanti.server")
+    }
+    assert found
+    assert {package_of(name).split(".")[1] for name in found} <= {
+        "core",
+        "store",
+        "catalog",
+        "bots",
+    }
+    assert not allowed("avanti.server.app", "avanti.mare")
+    assert allowed("avanti.cli.serve", "avanti.store")
 
 
 def test_no_module_is_named_after_a_role_or_another_name_of_a_game() -> None:

@@ -9,6 +9,8 @@
   seat saw it.
 - ``avanti validate FILE``: exit 0 when a saved game is valid, 1 with the reason when not.
 - ``avanti odds --game mare``: the exact odds of Avanti mare!.
+- ``avanti serve [--database FILE_OR_URI] [--host H] [--port P]``: the game server, HTTP and
+  WebSocket (the ``server`` extra).
 
 :func:`main` takes its arguments, output and input as parameters, so it can be driven in-process.
 """
@@ -23,6 +25,7 @@ from typing import TextIO
 
 from avanti.bots import BOT_KINDS
 from avanti.catalog import DEFAULT_GAME, GAMES
+from avanti.cli.serve import add_arguments as serve_arguments
 from avanti.core.errors import AvantiError, DecodeError
 
 __all__ = ["main"]
@@ -50,6 +53,10 @@ EXAMPLES = {
     "replay": ("avanti replay game.json --step", "avanti replay game.json --seat 1"),
     "validate": ("avanti validate game.json",),
     "odds": ("avanti odds --policy closest-to-boat --exact",),
+    "serve": (
+        "avanti serve --database games.db --port 8080",
+        "avanti serve --database postgresql://games@db/avanti --host 0.0.0.0",
+    ),
 }
 """One or two example command lines for each subcommand, shown at the end of its help."""
 
@@ -154,6 +161,9 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--policy", default="all", help="an M6 policy, or all (default)")
     odds.add_argument("--variant", default="rulebook", help="an M9 variant, or all")
     odds.add_argument("--exact", action="store_true", help="write out every fraction")
+
+    serve = _add_command(sub, "serve", "serve games over HTTP and WebSockets")
+    serve_arguments(serve)
     return top
 
 
@@ -170,6 +180,10 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         return watch.replay(args, out, inp)
     if args.command == "validate":
         return watch.validate(args, out)
+    if args.command == "serve":
+        from avanti.cli.serve import serve
+
+        return serve(args, out)
     return odds.odds_command(args, out)
 
 

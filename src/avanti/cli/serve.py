@@ -1,0 +1,118 @@
+"""``avanti serve``: the game server (:mod:`avanti.server`) under uvicorn.
+
+With no flags it keeps its games in ``avanti.db``, an SQLite file in the current folder, and
+listens on ``127.0.0.1:8000``. ``--database postgresql://...`` keeps them in PostgreSQL, where
+any number of ``avanti serve`` processes may serve the same games. Logs are JSON lines on
+standard error. On SIGINT or SIGTERM the server stops accepting connections, finishes the
+requests under way (every acknowledged command is already in the store), closes the WebSockets
+(code 1012: clients reconnect with their last version) and closes the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any, TextIO
+
+from avanti.core.errors import InvalidArgument
+from avanti.store import EventStore, SQLiteEventStore
+
+__all__ = ["DEFAULT_DATABASE", "GRACE_SECONDS", "open_store", "serve"]
+
+DEFAULT_DATABASE = "avanti.db"
+"""The SQLite file ``avanti serve`` keeps its games in when no ``--database`` is given."""
+
+GRACE_SECONDS = 30
+"""How long a stopping server waits for the requests under way before it cancels them."""
+
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+"""How a ``--database`` that names a PostgreSQL database begins."""
+
+
+def open_store(database: str) -> EventStore:
+    """The event store ``--database`` names: a PostgreSQL URI, else an SQLite file's path."""
+    if database.startswith(POSTGRES_PREFIXES):
+        try:
+            from avanti.store.postgres import PostgresEventStore
+        except ImportError as missing:  # pragma: no cover - depends on the environment
+            raise InvalidArgument(str(missing)) from None
+        return PostgresEventStore(database)
+    return SQLiteEventStore(database)
+
+
+@contextlib.contextmanager
+def _graceful_sigterm(server: Any) -> Iterator[None]:
+    """In the main thread, let SIGTERM ask uvicorn to stop gracefully, also outside the time it
+    takes the signal itself (and when it raises the signal again once it has stopped, which
+    would otherwise end the process before the store is closed)."""
+    main = threading.current_thread() is threading.main_thread()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGTERM, stop) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def add_arguments(command: argparse.ArgumentParser) -> None:
+    """The options of ``avanti serve``."""
+    command.add_argument(
+        "--database",
+        default=DEFAULT_DATABASE,
+        help="an SQLite file, or postgresql://... (default: %(default)s in the current folder)",
+    )
+    command.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)"
+    )
+    command.add_argument(
+        "--port", type=int, default=8000, help="the port to listen on (default: %(default)s)"
+    )
+
+
+def serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve games until stopped; the exit code."""
+    try:
+        import uvicorn
+
+        from avanti.server import ServerLimits, create_app
+        from avanti.server.log import configure
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise InvalidArgument(
+            "the game server needs its extra: python -m pip install 'avanti[server]'"
+        ) from None
+    if not 0 <= args.port <= 65_535:
+        raise InvalidArgument(f"--port must be from 0 to 65535, not {args.port}")
+    configure(logging.INFO)
+    with open_store(args.database) as store:
+        limits = ServerLimits()
+        app = create_app(store, limits=limits)
+        config = uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            ws_max_size=4 * limits.max_message_bytes,  # the app refuses beyond the limit
+            timeout_graceful_shutdown=GRACE_SECONDS,
+            server_header=False,
+        )
+        server = uvicorn.Server(config)
+        try:
+            with _graceful_sigterm(server):
+                server.run()
+        except SystemExit:  # uvicorn could not start (the port is taken, ...): it logged why
+            return 1
+    # tests/server/test_serve.py runs these lines, but coverage stops following the main
+    # thread once uvicorn has raised SIGTERM again
+    out.write("avanti: the server has stopped\n")  # pragma: no cover
+    return 0  # pragma: no cover

@@ -1,0 +1,164 @@
+"""The server's limits (:class:`ServerLimits`) and the token buckets that enforce the rates.
+
+Every limit refuses with a clear error (an HTTP status and an ``{"error": {"kind", "message"}}``
+body, or a WebSocket ``error`` message) and a log line naming the limit; nothing a refused request
+asked for is done.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from attrs import frozen
+
+from avanti.bots import BOT_KINDS
+from avanti.core.errors import InvalidArgument
+from avanti.store.base import MAX_LIST_LIMIT
+
+__all__ = ["Buckets", "ServerLimits", "TokenBucket"]
+
+
+def _positive(value: object, what: str, *, whole: bool = False) -> None:
+    """Refuse a value that is not a positive finite number (an ``int`` where ``whole``)."""
+    if whole:
+        if type(value) is not int or value < 1:
+            raise InvalidArgument(f"{what} must be an int >= 1, not {value!r}")
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise InvalidArgument(
+            f"{what} must be a number of seconds or a rate above 0, not {value!r}"
+        )
+
+
+@frozen(kw_only=True)
+class ServerLimits:
+    """What the server accepts from one client; pass your own to
+    :func:`avanti.server.create_app`.
+
+    Each limit, when hit, is refused with the status (or WebSocket error) named below and logged
+    as one line with ``"event": "limit"`` and the limit's name.
+    """
+
+    max_body_bytes: int = 64 * 1024
+    """The longest HTTP request body, in bytes (413 ``too-large``)."""
+    max_message_bytes: int = 64 * 1024
+    """The longest WebSocket message from a client, in bytes (``error`` ``too-large``, then the
+    socket is closed with code 1009)."""
+    commands_per_second: float = 10.0
+    """Commands a seat may send per second over HTTP, and a WebSocket connection over its socket,
+    on average (429 ``rate-limited``)."""
+    command_burst: int = 20
+    """Commands a seat or connection may send at once before the rate applies."""
+    games_per_second: float = 1.0
+    """Games one client address may create per second, on average (429 ``rate-limited``). Behind
+    a proxy every client has the proxy's address: raise it there."""
+    games_burst: int = 20
+    """Games one client address may create at once before the rate applies."""
+    connections_per_game: int = 64
+    """Open WebSocket connections to one game in one server process (``error``
+    ``too-many-connections``, then close code 1013)."""
+    idle_timeout: float = 300.0
+    """Seconds a WebSocket may stay silent before the server closes it (``error``
+    ``idle-timeout``, close code 4408); a client keeps a quiet socket open with ``{"type":
+    "ping"}``."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to send its first message (the token) before it is closed."""
+    list_limit: int = 100
+    """The most games ``GET /games`` returns (``?limit=`` may ask for fewer)."""
+    watched_games: int = 1_000
+    """The most games one process follows in the store at once for its WebSocket listeners (one
+    worker thread each); listeners of further games get changes made by this process at once
+    and those of other processes when a follower is free."""
+    bot_kinds: tuple[str, ...] = BOT_KINDS
+    """The bots a game may seat (of :data:`avanti.bots.BOT_KINDS`)."""
+
+    def __attrs_post_init__(self) -> None:
+        for name in (
+            "max_body_bytes",
+            "max_message_bytes",
+            "command_burst",
+            "games_burst",
+            "connections_per_game",
+            "watched_games",
+        ):
+            _positive(getattr(self, name), name, whole=True)
+        for name in ("commands_per_second", "games_per_second", "idle_timeout", "hello_timeout"):
+            _positive(getattr(self, name), name)
+        if type(self.list_limit) is not int or not 1 <= self.list_limit <= MAX_LIST_LIMIT:
+            raise InvalidArgument(
+                f"list_limit must be an int from 1 to {MAX_LIST_LIMIT}, not {self.list_limit!r}"
+            )
+        if not isinstance(self.bot_kinds, tuple) or not set(self.bot_kinds) <= set(BOT_KINDS):
+            raise InvalidArgument(
+                f"bot_kinds must be a tuple of {', '.join(BOT_KINDS)}, not {self.bot_kinds!r}"
+            )
+
+
+class TokenBucket:
+    """``rate`` actions per second on average, ``burst`` at once: :meth:`allow` takes one."""
+
+    __slots__ = ("_burst", "_clock", "_rate", "_stamp", "_tokens")
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._rate = float(rate)
+        self._burst = float(burst)
+        self._clock = clock
+        self._tokens = float(burst)
+        self._stamp = clock()
+
+    def allow(self) -> bool:
+        """Take one token if there is one; whether there was."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (so forgetting it changes nothing)."""
+        now = self._clock()
+        return self._tokens + (now - self._stamp) * self._rate >= self._burst
+
+
+class Buckets:
+    """One :class:`TokenBucket` per key (a seat, a client address), at most ``most`` of them.
+
+    When there are too many, full buckets are forgotten first (a full bucket is the same as a
+    new one); if none is full, the oldest goes.
+    """
+
+    def __init__(self, rate: float, burst: int, most: int = 10_000) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._most = most
+        self._buckets: OrderedDict[Hashable, TokenBucket] = OrderedDict()
+
+    def allow(self, key: Hashable) -> bool:
+        """Take one token from ``key``'s bucket; whether there was one."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self._most:
+                self._forget()
+            bucket = self._buckets[key] = TokenBucket(self._rate, self._burst)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.allow()
+
+    def _forget(self) -> None:
+        for key in [key for key, bucket in self._buckets.items() if bucket.full]:
+            del self._buckets[key]
+        while len(self._buckets) >= self._most:
+            self._buckets.popitem(last=False)

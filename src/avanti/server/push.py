@@ -1,0 +1,200 @@
+"""Live updates: every change to a game reaches every WebSocket listening to it, from any process.
+
+The :class:`Hub` keeps, per game with listeners, one follower task that blocks in the store's
+:meth:`~avanti.store.GameStore.follow` (in a worker thread) until the game's version moves,
+whoever moved it (this process, another server process on the same database, a bot), then loads
+the game and offers it to every listener. Changes made in this process are offered at once as
+well (:meth:`Hub.publish`), without waiting for the follower.
+
+Each :class:`Listener` is one connection bound to one seat (or a spectator). It remembers the
+last version it sent and, when offered a newer game, sends that seat's ``update``: the events
+after its last version as the seat sees them, its view and legal commands. A slow connection
+never holds up the others: offers to it are coalesced, and it catches up with one update
+holding everything it has not yet been sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import anyio
+import anyio.abc
+from anyio import to_thread
+
+from avanti.core.errors import AvantiError
+from avanti.server.limits import ServerLimits
+from avanti.server.log import log
+from avanti.server.wire import AnyGame, ApiError, dumps, update
+from avanti.store import GameStore
+
+__all__ = ["FOLLOW_SECONDS", "Hub", "Listener"]
+
+FOLLOW_SECONDS = 5.0
+"""How long one :meth:`~avanti.store.GameStore.follow` call blocks before it is made again."""
+
+RETRY_SECONDS = 1.0
+"""How long a follower waits after the store failed before it tries again."""
+
+
+class Listener:
+    """One connection's subscription to a game, for one seat (``None``: a spectator).
+
+    ``send`` sends one text message on the connection; the listener calls it under its
+    :attr:`lock`, which the connection also takes for its own replies, so messages never
+    interleave.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        seat: int | None,
+        after: int,
+        send: Callable[[str], Awaitable[None]],
+    ) -> None:
+        self.game_id = game_id
+        """The game listened to."""
+        self.seat = seat
+        """The seat whose share of the game is sent."""
+        self.last = after
+        """The version up to which this connection has been sent the game."""
+        self.lock = anyio.Lock()
+        """Held while a message is sent on the connection."""
+        self._send = send
+        self._newest: AnyGame | None = None
+        self._wake = anyio.Event()
+
+    def offer(self, game: AnyGame) -> None:
+        """Note a version of the game; the listener's :meth:`run` sends it if it is news."""
+        if self._newest is None or game.version > self._newest.version:
+            self._newest = game
+            self._wake.set()
+
+    async def send(self, text: str) -> None:
+        """Send one message on the connection, after any message being sent."""
+        async with self.lock:
+            await self._send(text)
+
+    async def send_update(self, game: AnyGame, *, always: bool = False) -> None:
+        """Send the seat's ``update`` for ``game`` if it is newer than what was sent (or
+        ``always``), holding everything after the last version sent."""
+        async with self.lock:
+            if game.version <= self.last and not always:
+                return
+            message = dumps(update(game, self.seat, min(self.last, game.version)))
+            await self._send(message)
+            self.last = max(self.last, game.version)
+
+    async def run(self) -> None:
+        """Send every newer version offered, until cancelled (or the connection fails)."""
+        while True:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            game = self._newest
+            assert game is not None  # woken only by an offer
+            await self.send_update(game)
+
+
+class _Channel:
+    """The listeners of one game and the scope of its follower."""
+
+    __slots__ = ("listeners", "scope")
+
+    def __init__(self) -> None:
+        self.listeners: set[Listener] = set()
+        self.scope = anyio.CancelScope()
+
+
+class Hub:
+    """The games this process pushes to WebSocket listeners (see the module's docstring)."""
+
+    def __init__(
+        self, games: GameStore, limits: ServerLimits, follow_seconds: float = FOLLOW_SECONDS
+    ) -> None:
+        self._games = games
+        self._limits = limits
+        self._follow_seconds = follow_seconds
+        self._channels: dict[str, _Channel] = {}
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._followers = anyio.CapacityLimiter(limits.watched_games)
+
+    def start(self, tasks: anyio.abc.TaskGroup) -> None:
+        """Run the followers in ``tasks`` (the server's lifespan task group)."""
+        self._tasks = tasks
+
+    def stop(self) -> None:
+        """Forget the task group: no new follower starts."""
+        self._tasks = None
+
+    def join(self, listener: Listener) -> None:
+        """Add a listener (and the game's follower, if it is the first).
+
+        :raises ApiError: 429 ``too-many-connections`` when the game has
+            :attr:`~avanti.server.limits.ServerLimits.connections_per_game` already; 503
+            ``unavailable`` before the server has started or after it stopped.
+        """
+        tasks = self._tasks
+        if tasks is None:
+            raise ApiError(503, "unavailable", "the server is not running (start its lifespan)")
+        channel = self._channels.get(listener.game_id)
+        if channel is None:
+            channel = self._channels[listener.game_id] = _Channel()
+            tasks.start_soon(self._follow, listener.game_id, channel)
+        if len(channel.listeners) >= self._limits.connections_per_game:
+            raise ApiError(
+                429,
+                "too-many-connections",
+                f"this game has {self._limits.connections_per_game} connections already, the "
+                "most one server takes",
+            )
+        channel.listeners.add(listener)
+
+    def leave(self, listener: Listener) -> None:
+        """Remove a listener that joined (and stop the game's follower after the last)."""
+        channel = self._channels[listener.game_id]
+        channel.listeners.discard(listener)
+        if not channel.listeners:
+            channel.scope.cancel()
+            del self._channels[listener.game_id]
+
+    def publish(self, game_id: str, game: AnyGame) -> None:
+        """Offer a version of a game to its listeners in this process."""
+        channel = self._channels.get(game_id)
+        if channel is not None:
+            for listener in channel.listeners:
+                listener.offer(game)
+
+    async def _follow(self, game_id: str, channel: _Channel) -> None:
+        """Offer the game to its listeners whenever its stored version moves, until cancelled."""
+        with channel.scope:
+            known = 0
+            while True:
+                try:
+                    version = await to_thread.run_sync(
+                        self._games.follow,
+                        game_id,
+                        known,
+                        self._follow_seconds,
+                        abandon_on_cancel=True,
+                        limiter=self._followers,
+                    )
+                    if version <= known:
+                        continue
+                    game = await to_thread.run_sync(self._games.load, game_id)
+                except AvantiError as error:
+                    log(
+                        logging.WARNING,
+                        "follow-failed",
+                        game=game_id,
+                        problem=type(error).__name__,
+                        message=str(error),
+                    )
+                    await anyio.sleep(RETRY_SECONDS)
+                    continue
+                except Exception:  # pragma: no cover - a bug: the other followers go on
+                    logging.getLogger("avanti.server").exception("follower failed")
+                    await anyio.sleep(RETRY_SECONDS)
+                    continue
+                known = version
+                for listener in list(channel.listeners):
+                    listener.offer(game)
