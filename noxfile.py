@@ -89,6 +89,15 @@ def storebench(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def serverload(session: nox.Session) -> None:
+    """The game server under load: 200 WebSocket seats at 60 tables for 60 s, on SQLite and on
+    PostgreSQL (a private server it starts), with one and two ``avanti serve`` processes, then
+    every stored game replayed and checked (not part of the gate, which runs it small)."""
+    session.install("-e", ".[test,server,postgres]")
+    session.run("python", "benchmarks/serverload.py", *session.posargs)
+
+
+@nox.session(default=False)
 def hostile(session: nox.Session) -> None:
     """Hostile inputs (huge boards, junk events, huge cash, deep nesting, long names): time, peak
     memory and memory kept per refusal (not part of the gate, which runs it small)."""

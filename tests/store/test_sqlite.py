@@ -98,3 +98,15 @@ def test_a_forked_child_opens_its_own_connections(tmp_path: Path) -> None:
         assert child.exitcode == 0
         assert [r.data for r in store.read("g")] == [1, 2, 3]
         assert store.append("g", [4], 3) == 4
+
+
+def test_closing_the_store_leaves_a_connection_in_use_to_its_thread(tmp_path: Path) -> None:
+    """``close`` closes idle connections at once and a busy one when it comes back, never
+    under the thread still using it (closing it there crashed a server's follower thread)."""
+    store = SQLiteEventStore(tmp_path / "games.db")
+    store.create("g", format="toy", format_version=1, setup={})
+    with store._connection() as busy:
+        store.close()
+        assert busy.execute("SELECT count(*) FROM streams").fetchone() == (1,)
+    with pytest.raises(sqlite3.ProgrammingError):
+        busy.execute("SELECT 1")

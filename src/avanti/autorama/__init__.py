@@ -66,6 +66,7 @@ from avanti.autorama.setup import (
     public_setup,
 )
 from avanti.autorama.state import GameState, Step
+from avanti.autorama.svg import picture
 from avanti.autorama.views import View, redact, view
 from avanti.core import IllegalCommand, InvalidSetup
 
@@ -132,6 +133,7 @@ __all__ = [
     "loads",
     "new_game",
     "outcome",
+    "picture",
     "public_setup",
     "redact",
     "replay",

@@ -65,6 +65,19 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
         :attr:`~avanti.core.game.Game.setup`."""
         return public_setup(self.setup)
 
+    def _repr_svg_(self) -> str:
+        """The table as a spectator sees it, with the last command's events outlined, for
+        notebooks (:func:`avanti.autorama.svg.picture`)."""
+        from avanti.autorama.svg import picture  # here: loaded only when drawn
+
+        cause = RULES.cause
+        start = next(
+            (i for i in range(len(self.events) - 1, -1, -1) if cause(self.events[i]) is not None),
+            len(self.events),
+        )
+        last = tuple(seen.event for seen in self.events_for(None, after=start))
+        return picture(self.view(None), table=self.public_setup, last=last)
+
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state`` (functional form), its form checked first.

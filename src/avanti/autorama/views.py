@@ -61,6 +61,12 @@ class View:
     offers: tuple[tuple[int, ...] | None, ...]
     lawyers: tuple[int | None, ...]
 
+    def _repr_svg_(self) -> str:
+        """The view as a picture, for notebooks (:func:`avanti.autorama.svg.picture`)."""
+        from avanti.autorama.svg import picture  # here: the svg module imports this one
+
+        return picture(self)
+
 
 def view(state: GameState, seat: int | None) -> View:
     """What ``seat`` may see now (F2, F8, F14); ``None`` is a spectator: public facts only.

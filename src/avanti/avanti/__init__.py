@@ -1,5 +1,5 @@
 """Avanti (Zoch), the flagship game: board, deck, options, state, commands, events, rules, views,
-notation, bots and terminal drawing.
+notation, bots, terminal drawing and SVG pictures.
 
 ``import avanti`` re-exports this package's public names, so ``avanti.new_game`` and
 ``avanti.avanti.new_game`` are the same function.
@@ -55,6 +55,7 @@ from avanti.avanti.setup import (
     public_setup,
 )
 from avanti.avanti.state import GameState, Phase
+from avanti.avanti.svg import last_command, picture
 from avanti.avanti.views import View, redact, view
 from avanti.core.errors import (
     AvantiError,
@@ -139,11 +140,13 @@ __all__ = [
     "evolve",
     "execute",
     "is_yellow",
+    "last_command",
     "legal_commands",
     "load_board",
     "load_deck",
     "loads",
     "new_game",
+    "picture",
     "public_setup",
     "redact",
     "replay",

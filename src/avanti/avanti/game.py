@@ -64,6 +64,13 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
         :attr:`~avanti.core.game.Game.setup`."""
         return public_setup(self.setup)
 
+    def _repr_svg_(self) -> str:
+        """The table as a spectator sees it, with the last command drawn, for notebooks (see
+        :func:`avanti.avanti.svg.picture`)."""
+        from avanti.avanti.svg import last_command, picture  # here: svg.py imports this module
+
+        return str(picture(self.view(None), table=self.public_setup, last=last_command(self)))
+
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state`` (functional form), its form checked first.

@@ -11,6 +11,7 @@ from attrs import frozen
 
 from avanti.avanti.events import CardDrawn, CardPlayed, CardsDealt, DeckShuffled, Event
 from avanti.avanti.state import GameState, Laid, Phase
+from avanti.core.errors import InvalidArgument
 
 __all__ = ["View", "redact", "view", "waiting"]
 
@@ -51,6 +52,17 @@ class View:
     waiting: tuple[int, ...]
     hand: tuple[int, ...] | None
     laid: Laid | None
+
+    def _repr_svg_(self) -> str | None:
+        """The view as a picture, for notebooks: :func:`avanti.avanti.svg.picture` on the
+        default board and deck, seats named by number (a game draws itself on its own board).
+        ``None`` (no picture) for a view that does not fit the default board."""
+        from avanti.avanti.svg import picture  # here: the picture module imports this one
+
+        try:
+            return str(picture(self))
+        except InvalidArgument:
+            return None
 
 
 def view(state: GameState, seat: int | None) -> View:

@@ -9,7 +9,8 @@ simulators use are :class:`Options` (M9). The entry points have the same names a
 
 :func:`odds` gives the exact chances of each result under a policy for the one choice (M6: after a
 free fish's colour, which other fish to move, or none), and :func:`simulate` plays many games to
-check them.
+check them. :func:`picture` draws a view as an SVG picture (a notebook shows a game or a view as
+one by itself).
 """
 
 from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, InvalidSetup
@@ -53,6 +54,7 @@ from avanti.mare.setup import (
     public_setup,
 )
 from avanti.mare.state import GameState, Outcome, Result
+from avanti.mare.svg import last_command, picture
 from avanti.mare.views import View, redact, view
 
 __all__ = [
@@ -113,11 +115,13 @@ __all__ = [
     "dumps",
     "evolve",
     "execute",
+    "last_command",
     "legal_commands",
     "loads",
     "new_game",
     "odds",
     "outcome",
+    "picture",
     "public_setup",
     "redact",
     "replay",

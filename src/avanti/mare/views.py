@@ -34,6 +34,12 @@ class View:
     move_due: bool
     result: Result | None
 
+    def _repr_svg_(self) -> str:
+        """The view as an SVG picture, for notebooks: :func:`avanti.mare.svg.picture`."""
+        from avanti.mare.svg import picture  # here: avanti.mare.svg imports this module
+
+        return str(picture(self))
+
 
 def view(state: GameState, seat: int | None) -> View:
     """What ``seat`` may see: every public fact, never the generator or its seed (M3)."""

@@ -140,6 +140,7 @@ class SQLiteEventStore(Closing):
         self._max_bytes = max_bytes
         self._lock = threading.Lock()  # guards the pool; serialises ":memory:"
         self._memory_lock = threading.Lock()
+        self._writing = threading.Lock()  # this process's appends, one at a time
         self._idle: list[sqlite3.Connection] = []
         self._all: list[sqlite3.Connection] = []
         self._closed = False
@@ -285,7 +286,9 @@ class SQLiteEventStore(Closing):
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
         ]
         new = expected_version + len(rows)
-        with self._connection() as connection:
+        # One writer of this process at a time waits here, on a lock that wakes it at once,
+        # rather than in SQLite's busy handler, which sleeps between tries.
+        with self._writing, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 if command_id is not None:
@@ -429,7 +432,9 @@ class SQLiteEventStore(Closing):
         """Close every connection; the store refuses work afterwards."""
         with self._lock:
             self._closed = True
-            connections, self._all, self._idle = self._all, [], []
+            # Connections in use are closed when they come back (``_release``), not under
+            # the thread still using them.
+            connections, self._all, self._idle = self._idle, [], []
         for connection in connections:
             with contextlib.suppress(sqlite3.Error):
                 connection.close()
