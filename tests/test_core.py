@@ -352,3 +352,16 @@ def test_the_memory_store_lets_exactly_one_of_racing_writers_win() -> None:
         assert {(c.expected, c.actual) for c in conflicts} == {(0, 2)}
         (first, second) = store.read(f"game-{race}")
         assert first.data == second.data
+
+
+def test_last_events_are_the_last_commands_events_as_a_seat_sees_them() -> None:
+    """Before any command there are none (the opening deal belongs to no command); after one,
+    exactly its events. (Blanking for a seat: Avanti's laid card, tests/avanti/test_svg.py.)"""
+    game = toy.new_game(["Ann", "Bob"], seed=3)
+    assert game.last_events() == ()
+    game = game.execute(toy.Roll(0))
+    assert game.last_events() == game.last_events(1) == (game.events[-1],)
+    game = game.execute(toy.Wait(1))
+    assert game.last_events(0) == (toy.Waited(1),)
+    with pytest.raises(core.IllegalCommand):
+        game.last_events(2)

@@ -32,7 +32,6 @@ from avanti import (
     PlaceEventMarker,
     Space,
     TollPaid,
-    last_command,
     picture,
 )
 from avanti.core import InvalidArgument
@@ -98,7 +97,7 @@ def draw(
     labels: bool = True,
 ) -> str:
     """``seat``'s picture of ``game`` with its own board, names and last command."""
-    view, table, last = game.view(seat), game.public_setup, last_command(game, seat)
+    view, table, last = game.view(seat), game.public_setup, game.last_events(seat)
     svg = picture(view, size=size, colors=colors, labels=labels, last=last, table=table)
     return str(svg)
 
@@ -285,7 +284,7 @@ def test_a30_last_events_are_redacted_for_the_seat_again() -> None:
     assert full == (avanti.CardPlayed(0, 13, 2),)
     jack = game.view(1)
     assert picture(jack, table=game.public_setup, last=full) == picture(
-        jack, table=game.public_setup, last=last_command(game, 1)
+        jack, table=game.public_setup, last=game.last_events(1)
     )
 
 
@@ -349,7 +348,7 @@ def test_repr_svg_of_a_view_and_of_a_game() -> None:
     game = first_round()
     view = game.view(STEVE)
     assert view._repr_svg_() == str(picture(view))
-    spectator = picture(game.view(None), table=game.public_setup, last=last_command(game))
+    spectator = picture(game.view(None), table=game.public_setup, last=game.last_events())
     assert game._repr_svg_() == str(spectator)
     assert "William pays 1,000 to Steve." in game._repr_svg_()
 
@@ -424,16 +423,16 @@ def test_a_view_of_another_table_size_is_refused() -> None:
         picture(three.view(0), table=first_round().public_setup)
 
 
-def test_last_command_is_the_tail_from_the_last_commands_first_event() -> None:
+def test_last_events_are_the_tail_from_the_last_commands_first_event() -> None:
     game = avanti.new_game(("Tina", "Jack", "Steve"), 1)
-    assert last_command(game) == ()
+    assert game.last_events() == ()
     game = game.execute(PlaceEventMarker(0, 5))
-    assert last_command(game) == (avanti.EventMarkerPlaced(0, 5),)
+    assert game.last_events() == (avanti.EventMarkerPlaced(0, 5),)
     game = game.execute(avanti.PlayCard(0, 13, 2))
-    assert last_command(game, 0) == (avanti.CardPlayed(0, 13, 2),)
-    assert last_command(game, 1) == (avanti.CardPlayed(0, None, None),)
+    assert game.last_events(0) == (avanti.CardPlayed(0, 13, 2),)
+    assert game.last_events(1) == (avanti.CardPlayed(0, None, None),)
     with pytest.raises(avanti.IllegalCommand):
-        last_command(game, 3)
+        game.last_events(3)
 
 
 # -- golden pictures ---------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from avanti.mare import (
     RollIgnored,
     Side,
     TurnPassed,
-    last_command,
     new_game,
     picture,
 )
@@ -70,7 +69,7 @@ def played(names: list[str], seed: int, commands: int | None, options: Options =
 
 def seen(game: Game, seat: int | None, *, size: float | None = None, labels: bool = True) -> str:
     """``seat``'s picture of ``game``, with the names and the last command as it saw them."""
-    last = last_command(game.events_for(seat))
+    last = game.last_events(seat)
     view = game.view(seat)
     return str(picture(view, table=game.public_setup, last=last, size=size, labels=labels))
 
@@ -275,10 +274,10 @@ def test_bad_options_are_refused() -> None:
         picture(view, table=swapped)
 
 
-def test_last_command_is_the_tail_from_the_last_roll_or_move() -> None:
+def test_last_events_are_the_tail_from_the_last_roll_or_move() -> None:
     fresh = new_game(["Ann"], seed=1)
-    assert last_command(fresh.events) == ()
-    assert last_command(CAUGHT_PINK.events) == (
+    assert fresh.last_events() == ()
+    assert CAUGHT_PINK.last_events() == (
         DieRolled(1, Face.GREEN),
         PieceRemoved(7),
         FishCaught(Fish.PINK, 7),
@@ -289,7 +288,7 @@ def test_last_command_is_the_tail_from_the_last_roll_or_move() -> None:
 def test_repr_svg_of_a_view_and_of_a_game() -> None:
     view = THREE.view(1)
     assert view._repr_svg_() == str(picture(view))
-    spectator = picture(THREE.view(None), table=THREE.public_setup, last=last_command(THREE.events))
+    spectator = picture(THREE.view(None), table=THREE.public_setup, last=THREE.last_events())
     assert THREE._repr_svg_() == str(spectator)
     assert "Cy rolled orange" in THREE._repr_svg_()
     assert picture(view)._repr_svg_() == str(picture(view))

@@ -70,13 +70,7 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
         notebooks (:func:`avanti.autorama.svg.picture`)."""
         from avanti.autorama.svg import picture  # here: loaded only when drawn
 
-        cause = RULES.cause
-        start = next(
-            (i for i in range(len(self.events) - 1, -1, -1) if cause(self.events[i]) is not None),
-            len(self.events),
-        )
-        last = tuple(seen.event for seen in self.events_for(None, after=start))
-        return picture(self.view(None), table=self.public_setup, last=last)
+        return picture(self.view(None), table=self.public_setup, last=self.last_events())
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:

@@ -55,7 +55,7 @@ from avanti.avanti.setup import (
     public_setup,
 )
 from avanti.avanti.state import GameState, Phase
-from avanti.avanti.svg import last_command, picture
+from avanti.avanti.svg import picture
 from avanti.avanti.views import View, redact, view
 from avanti.core.errors import (
     AvantiError,
@@ -140,7 +140,6 @@ __all__ = [
     "evolve",
     "execute",
     "is_yellow",
-    "last_command",
     "legal_commands",
     "load_board",
     "load_deck",

@@ -67,9 +67,9 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
     def _repr_svg_(self) -> str:
         """The table as a spectator sees it, with the last command drawn, for notebooks (see
         :func:`avanti.avanti.svg.picture`)."""
-        from avanti.avanti.svg import last_command, picture  # here: svg.py imports this module
+        from avanti.avanti.svg import picture  # here: svg.py imports this module
 
-        return str(picture(self.view(None), table=self.public_setup, last=last_command(self)))
+        return str(picture(self.view(None), table=self.public_setup, last=self.last_events()))
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:

@@ -7,7 +7,8 @@ distance, hand size and whether it has laid a card (face down). The viewing seat
 hand and its own laid card with the number it chose; no other seat's hidden card or number is in
 the picture at all, so a seat's picture is the same in every game that seat cannot tell apart.
 
-The last command's events, as the seat saw them (:func:`last_command`), are drawn on top: the
+The last command's events, as the seat saw them
+(:meth:`~avanti.core.game.Game.last_events`), are drawn on top: the
 hops of a car (A11), what each seat paid or received (A15, A17, A21, A22) and the figures that
 moved (A17, A19, A22); they are written out under the table too. The ``<title>`` and ``<desc>``
 tell the same position in words, for screen readers.
@@ -20,7 +21,7 @@ with its own board, names and last command (``_repr_svg_``).
 >>> import avanti
 >>> game = avanti.new_game(["Tina", "Jack", "Steve"], seed=1)
 >>> game = game.execute(avanti.PlaceEventMarker(0, 5))
->>> last = avanti.last_command(game, 1)
+>>> last = game.last_events(1)
 >>> svg = avanti.picture(game.view(1), table=game.public_setup, last=last)
 >>> svg.startswith("<svg") and "Tina puts the event marker on road space 5" in svg
 True
@@ -51,14 +52,13 @@ from avanti.avanti.events import (
     RunEnded,
     TollPaid,
 )
-from avanti.avanti.game import Game
 from avanti.avanti.setup import PublicSetup, Setup
 from avanti.avanti.state import Phase
 from avanti.avanti.views import View, redact
 from avanti.core.errors import InvalidArgument
 from avanti.core.svg import SEAT_COLORS, Svg, document, element, text
 
-__all__ = ["last_command", "picture"]
+__all__ = ["picture"]
 
 _SPACING = 42.0
 """Road length per space, in user units, unless the loop must stretch round the island."""
@@ -120,7 +120,7 @@ def picture(
     :param size: the width to draw it at, in pixels (default: its own width, 760 or more).
     :param colors: a colour per seat (any SVG colour), used again from the first if too few.
     :param labels: write the number of every road space and island space.
-    :param last: the events of the last command, from :func:`last_command`. Each is redacted for
+    :param last: the events of the last command (``game.last_events(seat)``). Each is redacted for
         the view's seat again, so even events of the full log show it nothing hidden.
     :param table: the game's public setup (``game.public_setup``) for the board, the deck and the
         players' names; ``None`` draws the default board and deck and names seats by number.
@@ -151,20 +151,6 @@ def picture(
         description=drawing.description(),
         size=size,
     )
-
-
-def last_command(game: Game, seat: int | None = None) -> tuple[Event, ...]:
-    """The events of ``game``'s last command as ``seat`` saw them; ``()`` before the first.
-
-    This is what :func:`picture` takes as ``last``: the tail of ``game.events_for(seat)`` from the
-    first event of the last command on (the events that opened the game belong to no command).
-
-    :raises IllegalCommand: with reason ``no-such-seat`` when ``seat`` is not at the table.
-    """
-    events, cause = game.events, game.rules.cause
-    first = next((i for i in range(len(events) - 1, -1, -1) if cause(events[i]) is not None), None)
-    seen = game.events_for(seat, after=len(events) if first is None else first)
-    return tuple(pair.event for pair in seen)
 
 
 def _check_view(

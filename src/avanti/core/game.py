@@ -320,6 +320,23 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         pairs = ((i, redact(self.events[i], seat)) for i in range(after, len(self.events)))
         return tuple(Seen(i, event) for i, event in pairs if event is not None)
 
+    def last_events(self, seat: int | None = None) -> tuple[EventT, ...]:
+        """The events of the last command as ``seat`` sees them (hidden facts blanked, private
+        events left out); ``()`` before the first command. What a picture draws as the last
+        move, and what a front end animates.
+
+        The command is found in the whole log (a seat's own stream may no longer show where
+        another seat's command began), then only what ``seat`` may see of it is returned.
+
+        :raises IllegalCommand: with reason ``no-such-seat``, as :meth:`view` does.
+        """
+        self._check_seat(seat)
+        events, cause = self.events, self.rules.cause
+        for index in range(len(events) - 1, -1, -1):
+            if cause(events[index]) is not None:
+                return tuple(pair.event for pair in self.events_for(seat, after=index))
+        return ()
+
     def _check_seat(self, seat: object) -> None:
         """Refuse a seat that is neither ``None`` nor an ``int`` from 0 to the last seat.
 

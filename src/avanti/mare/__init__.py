@@ -54,7 +54,7 @@ from avanti.mare.setup import (
     public_setup,
 )
 from avanti.mare.state import GameState, Outcome, Result
-from avanti.mare.svg import last_command, picture
+from avanti.mare.svg import picture
 from avanti.mare.views import View, redact, view
 
 __all__ = [
@@ -115,7 +115,6 @@ __all__ = [
     "dumps",
     "evolve",
     "execute",
-    "last_command",
     "legal_commands",
     "loads",
     "new_game",

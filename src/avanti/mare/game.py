@@ -16,7 +16,7 @@ from avanti.mare.events import EVENTS, Event
 from avanti.mare.notation import notations
 from avanti.mare.setup import MAX_PLAYERS, Options, PublicSetup, Setup, Side, public_setup
 from avanti.mare.state import GameState, Outcome
-from avanti.mare.svg import last_command, picture
+from avanti.mare.svg import picture
 from avanti.mare.views import View
 
 __all__ = ["CODEC", "RULES", "Game", "decide", "dumps", "execute", "loads", "new_game", "replay"]
@@ -97,9 +97,7 @@ class Game(core.Game[Setup, GameState, Command, Event, View, Outcome], rules=RUL
     def _repr_svg_(self) -> str:
         """The table as a spectator sees it, as an SVG picture for notebooks: the players'
         names and the last command drawn (:func:`avanti.mare.svg.picture`)."""
-        seen = self.events_for(None)
-        table = self.public_setup
-        return str(picture(self.view(None), table=table, last=last_command(seen)))
+        return str(picture(self.view(None), table=self.public_setup, last=self.last_events()))
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:

@@ -8,7 +8,7 @@ of the game, the seed of the die (M3), is in no view and so in no picture::
 
     game = mare.new_game(["Ann", "Bob"])
     game = game.execute(mare.Roll(seat=0))
-    mare.picture(game.view(1), table=game.public_setup, last=mare.last_command(game.events_for(1)))
+    mare.picture(game.view(1), table=game.public_setup, last=game.last_events(1))
 
 Drawn left to right as the rulebook lays the river out (M1): the pieces the boat has taken away
 (dashed, in its wake), the boat with every caught fish in it (M5, M7), the river pieces still
@@ -40,12 +40,11 @@ from avanti.mare.events import (
     PieceRemoved,
     RollIgnored,
 )
-from avanti.mare.rules import cause
 from avanti.mare.setup import CAUGHT, FISH, PIECES, SEA, Face, Fish, Options, PublicSetup, Side
 from avanti.mare.state import Result
 from avanti.mare.views import View
 
-__all__ = ["FACE_COLORS", "last_command", "picture"]
+__all__ = ["FACE_COLORS", "picture"]
 
 FACE_COLORS: dict[Face, str] = {
     Face.BLUE: "#2f6fd0",
@@ -76,16 +75,6 @@ _CELL = 250.0
 _ROW = 46.0
 
 
-def last_command(events: Sequence[Event]) -> tuple[Event, ...]:
-    """The events of the last command in ``events`` (a game's log, or a seat's): from the last
-    event that begins a command (a roll, a move or a declined move) to the end, for
-    :func:`picture`'s ``last``; ``()`` before the first command."""
-    for index in range(len(events) - 1, -1, -1):
-        if cause(events[index]) is not None:
-            return tuple(events[index:])
-    return ()
-
-
 def picture(
     view: View,
     *,
@@ -103,9 +92,9 @@ def picture(
     seat order (repeated if there are more seats than colours). ``labels=False`` leaves out the
     piece numbers, the letters on the fish and the names of the places (boat, sea, taken), for a
     small picture; the players, the turn and the result are always written. ``last`` is the
-    events of the last command as the view's seat saw them (:func:`last_command` of
-    :meth:`~avanti.core.game.Game.events_for`): its die face is shown, each fish's swim drawn as an
-    arrow, each piece taken away crossed out, and the command written in words.
+    events of the last command as the view's seat saw them
+    (:meth:`~avanti.core.game.Game.last_events`): its die face is shown, each fish's swim drawn
+    as an arrow, each piece taken away crossed out, and the command written in words.
 
     :raises InvalidArgument: ``colors`` is empty, or ``table`` is not the table of ``view``
         (another count of players, or other sides).
