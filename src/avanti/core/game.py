@@ -360,10 +360,7 @@ class Game(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
         """The setup as every seat may know it: players, board, deck, options; no seed, no hidden
         card of a scenario. Send a front end this, never :attr:`setup` (whose seed deals every
         hand and shuffle to come)."""
-        public = self.rules.public
-        if public is None:  # pragma: no cover - every game of the library gives one
-            raise NotImplementedError(f"{type(self).__qualname__} has no public setup")
-        return public(self.setup)
+        return self.rules.public(self.setup)
 
     @property
     def outcome(self) -> OutcomeT | None:

@@ -112,7 +112,7 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     """Every way to write a command in a state, the game's own notation first: short, unique
     among the legal commands of the moment, and a function of what the command's seat may see
     (see :mod:`avanti.core.notation`)."""
-    public: Callable[[SetupT], object] | None = None
+    public: Callable[[SetupT], object]
     """The part of a setup every seat may know (players, board, deck, options; never the seed
     or a scenario's hidden cards): what a front end needs to draw the table. A game's
     ``public_setup(setup)``; :attr:`avanti.core.Game.public_setup` calls it."""

@@ -10,6 +10,7 @@ processes.
 
 from __future__ import annotations
 
+import abc
 import json
 import math
 import re
@@ -142,14 +143,14 @@ class Recorded:
     """The event as the codec writes it (``codec.event_to_data``)."""
 
 
-class Closing:
+class Closing(abc.ABC):
     """What every store shares: a ``with`` block closes it (its ``close`` method)."""
 
     __slots__ = ()
 
-    def close(self) -> None:  # pragma: no cover - every store writes its own
+    @abc.abstractmethod
+    def close(self) -> None:
         """Release the store's connections; later calls raise :class:`StoreError`."""
-        raise NotImplementedError
 
     def __enter__(self) -> Self:
         """Use the store in a ``with`` block, which closes it."""
