@@ -35,7 +35,9 @@ production; Debian's ``postgresql`` package, see ``tests/store/pg.py``); without
 says so in one line and measures SQLite.
 
 Run it with ``nox -s serverload`` or ``python benchmarks/serverload.py`` (``--small``: a run of
-a few seconds a configuration, which the test gate makes; ``--json``: the figures as JSON).
+a few seconds a configuration, which the test gate makes; ``--think S``: each seat thinks about
+``S`` seconds before it answers, as people do, instead of answering at once; ``--json``: the
+figures as JSON).
 """
 
 from __future__ import annotations
@@ -133,6 +135,8 @@ class Plan:
     configurations: tuple[Configuration, ...]
     small: bool
     json: bool = False
+    think: float = 0.0
+    """Each seat's mean think time before it answers an update, in seconds (0: at once)."""
 
     def table_seats(self) -> list[int]:
         """The seats at each table: as even as can be, the first tables taking one more."""
@@ -281,13 +285,22 @@ class Acked:
 class Run:
     """The shared record of one configuration's clients."""
 
-    def __init__(self, servers: Sequence[ServeProcess], deadline: float, rng: random.Random):
+    def __init__(
+        self,
+        servers: Sequence[ServeProcess],
+        deadline: float,
+        rng: random.Random,
+        think: float = 0.0,
+    ):
         self.servers = servers
         """The server processes, for the tables to share out."""
         self.deadline = deadline
         """When the clients stop sending (``time.perf_counter``)."""
         self.rng = rng
         """Where each client picks its commands."""
+        self.think = think
+        """The mean think time of a seat before each command (uniform from half to one and a
+        half times it), outside the latency; 0: a seat answers at once."""
         self.errors: Counter[str] = Counter()
         """Problems by kind: the server's error kinds, and the clients' own."""
         self.acked: list[Acked] = []
@@ -412,6 +425,8 @@ class Seat:
         version = latest["version"]
         if version <= self.acted_at:
             return
+        if self.run.think:
+            await asyncio.sleep(self.run.think * self.run.rng.uniform(0.5, 1.5))
         await self.pace.take()
         choice = self.run.rng.choice(latest["legal"])
         message = {"type": "command", "command": choice["command"], "expected_version": version}
@@ -479,7 +494,7 @@ async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int) -> Run:
         for server in servers:
             for kind in GAMES:
                 (await http.get(f"{server.url}/schemas/{kind}")).raise_for_status()
-    run = Run(servers, math.inf, random.Random(seed))
+    run = Run(servers, math.inf, random.Random(seed), plan.think)
     kinds = [GAMES[table % len(GAMES)] for table in range(plan.games)]
     async with contextlib.AsyncExitStack() as stack:
         clients = []
@@ -714,6 +729,7 @@ def measure_all(plan: Plan) -> dict[str, Any]:
         "seats": plan.seats,
         "games": plan.games,
         "seconds": plan.seconds,
+        "think": plan.think,
         "tables": dict(
             Counter(f"{GAMES[t % 3]}, {n} seats" for t, n in enumerate(plan.table_seats()))
         ),
@@ -776,6 +792,13 @@ def report(results: dict[str, Any]) -> str:
         f"Game server under load: {results['seats']} seats at {results['games']} tables for "
         f"{results['seconds']:g} s a configuration" + (" (small)" if results["small"] else ""),
         "tables: " + ", ".join(f"{n} x {kind}" for kind, n in results["tables"].items()),
+        "think time: "
+        + (
+            f"{results['think']:g} s on average before each command (uniform from "
+            f"{results['think'] / 2:g} to {results['think'] * 1.5:g} s), outside the latency"
+            if results["think"]
+            else "none: every seat answers each update at once"
+        ),
         f"machine: {found['cpu']}, {found['cores']} cores, {found['python']}; load average "
         f"{found['load_average']} before, {found['load_average_after']} after",
     ]
@@ -852,6 +875,13 @@ def parse(argv: Sequence[str] | None) -> Plan:
         choices=("sqlite", "postgres"),
         help="measure one store only (default: both, with one and two processes)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="each seat's mean think time before it answers, in seconds (default 0: at once; "
+        "each wait is uniform from half to one and a half times it)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     seats = args.seats or (SMALL_SEATS if args.small else DEFAULT_SEATS)
@@ -859,10 +889,12 @@ def parse(argv: Sequence[str] | None) -> Plan:
     seconds = args.seconds or (SMALL_SECONDS if args.small else DEFAULT_SECONDS)
     if games < 1 or not 3 * games <= seats <= 5 * games:
         parser.error(f"--seats must be 3 to 5 times --games (3 to 5 seats a table), not {seats}")
+    if not 0 <= args.think <= 60:
+        parser.error(f"--think must be 0 to 60 seconds, not {args.think:g}")
     if not 0 < seconds <= 3600:
         parser.error(f"--seconds must be above 0 and at most 3600, not {seconds:g}")
     chosen = tuple(c for c in CONFIGURATIONS if args.only in (None, c.store))
-    return Plan(seats, games, seconds, chosen, args.small, args.json)
+    return Plan(seats, games, seconds, chosen, args.small, args.json, args.think)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

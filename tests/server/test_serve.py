@@ -23,7 +23,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti.cli import _parser, main
-from avanti.cli.serve import DEFAULT_DATABASE, open_store
+from avanti.cli.serve import DEFAULT_DATABASE, limits_from, open_store
+from avanti.server import ServerLimits
 from avanti.store import GameStore, SQLiteEventStore
 from tests.server.support import PATIENCE, open_socket, receive, wait_for
 
@@ -141,3 +142,74 @@ def test_serve_on_a_taken_port_exits_with_1(tmp_path: Path, quiet_root: None) ->
         helper.start()
         helper.join(PATIENCE)
         assert codes == [1]
+
+
+def test_limits_from_reads_each_limit_by_name() -> None:
+    limits = limits_from(["commands_per_second=2.5", "idle-timeout=600", "list_limit=7"])
+    assert (limits.commands_per_second, limits.idle_timeout, limits.list_limit) == (2.5, 600.0, 7)
+    assert limits.command_burst == ServerLimits().command_burst  # the others keep the default
+    assert limits_from([]) == ServerLimits()
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("speed=3", "--limit takes NAME=VALUE with NAME one of command_burst,"),
+        ("commands_per_second", "--limit takes NAME=VALUE"),
+        ("bot_kinds=random", "--limit takes NAME=VALUE"),
+        ("list_limit=2.5", "--limit list_limit needs a whole number, not '2.5'"),
+        ("idle_timeout=soon", "--limit idle_timeout needs a number, not 'soon'"),
+        ("idle_timeout=-1", "idle_timeout must be a number of seconds or a rate above 0"),
+    ],
+)
+def test_serve_refuses_a_bad_limit_before_it_opens_the_store(
+    option: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--limit", option], out=io.StringIO()) == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / DEFAULT_DATABASE).exists()
+
+
+def test_serve_takes_limits_and_trusts_no_forwarded_address_by_default(
+    tmp_path: Path, quiet_root: None
+) -> None:
+    port = free_port()
+    seen: dict[str, Any] = {}
+
+    def client() -> None:
+        started = False
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=PATIENCE) as http:
+
+                def healthy() -> bool:
+                    try:
+                        return http.get("/health").status_code == 200
+                    except httpx.TransportError:
+                        return False
+
+                wait_for(healthy, "avanti serve to answer")
+                started = True
+                body = {"game": "mare", "players": ["Ann", "Bob"]}
+                seen["first"] = http.post("/games", json=body).status_code
+                # another address claimed through a header: the same client, the same bucket
+                spoofed = {"X-Forwarded-For": "10.9.8.7"}
+                seen["second"] = http.post("/games", json=body, headers=spoofed).status_code
+        except BaseException as error:
+            seen["error"] = error
+        finally:
+            if started:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    helper = threading.Thread(target=client)
+    helper.start()
+    argv = ["serve", "--database", str(tmp_path / "games.db"), "--port", str(port)]
+    limits = ["--limit", "games_burst=1", "--limit", "games_per_second=0.01"]
+    assert main([*argv, *limits], out=io.StringIO()) == 0
+    helper.join(PATIENCE)
+    assert "error" not in seen, seen.get("error")
+    assert (seen["first"], seen["second"]) == (201, 429)

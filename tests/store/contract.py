@@ -34,6 +34,7 @@ from avanti.store import (
     MAX_METADATA_BYTES,
     EventStore,
     GameStore,
+    MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
@@ -162,6 +163,7 @@ class StoreContract:
             lambda s: s.append("nope", [event(0)], 0, command_id="c1"),
             lambda s: s.set_metadata("nope", {}),
             lambda s: s.wait("nope", 0, 0.0),
+            lambda s: s.wait_any({"nope": 0}, 0.0),
             lambda s: s.command_version("nope", "c1"),
         ],
     )
@@ -236,6 +238,27 @@ class StoreContract:
         assert changed.created == first.created
         assert changed.updated >= first.updated
         assert store.stream("g1") == changed
+
+    def test_set_metadata_with_expected_replaces_it_only_if_unchanged(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        make(store, seats=["Ann", "Bob"], bots={})
+        read = store.stream("g1").metadata
+        # another handle changes it first: the write that expected the old metadata is refused
+        second.set_metadata("g1", {**read, "bots": {"1": "random"}}, expected=read)
+        with pytest.raises(MetadataChanged, match="'g1' changed meanwhile"):
+            store.set_metadata("g1", {**read, "bots": {"0": "random"}}, expected=read)
+        assert dict(store.stream("g1").metadata)["bots"] == {"1": "random"}  # nothing lost
+        again = store.stream("g1").metadata
+        done = store.set_metadata(
+            "g1", {**again, "bots": {"0": "r", "1": "random"}}, expected=again
+        )
+        assert dict(done.metadata)["bots"] == {"0": "r", "1": "random"}
+        # equal as JSON is enough: key order does not matter
+        reordered = dict(reversed(list(done.metadata.items())))
+        assert store.set_metadata("g1", {"x": 1}, expected=reordered).metadata == {"x": 1}
+        with pytest.raises(UnknownStream):
+            store.set_metadata("nope", {}, expected={})
 
     def test_streams_lists_the_newest_updated_first(self, store: EventStore) -> None:
         for name in ("a", "b", "c"):
@@ -432,6 +455,35 @@ class StoreContract:
         waiter.join()
         assert told == [2]
 
+    def test_wait_any_names_every_stream_ahead_at_once(self, store: EventStore) -> None:
+        make(store, "g1")
+        make(store, "g2")
+        make(store, "g3")
+        store.append("g1", [event(0), event(1)], 0)
+        store.append("g3", [event(0)], 0)
+        assert store.wait_any({"g1": 1, "g2": 0, "g3": 1}, 30.0) == {"g1": 2}
+        assert store.wait_any({"g1": 0, "g2": 0, "g3": 0}, 30.0) == {"g1": 2, "g3": 1}
+
+    def test_wait_any_times_out_empty(self, store: EventStore) -> None:
+        make(store, "g1")
+        make(store, "g2")
+        store.append("g1", [event(0)], 0)
+        assert store.wait_any({"g1": 1, "g2": 0}, 0.05) == {}
+        assert store.wait_any({"g1": 1, "g2": 0}, 0) == {}
+        assert store.wait_any({}, 30.0) == {}  # nothing to watch: at once
+
+    def test_wait_any_wakes_on_an_append_to_one_of_them_from_another_handle(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        make(store, "g1")
+        make(store, "g2")
+        store.append("g1", [event(0)], 0)
+        waiter, told = in_thread(lambda: store.wait_any({"g1": 1, "g2": 0}, 30.0))
+        time.sleep(0.05)  # let the waiter block (it returns the same either way)
+        second.append("g2", [event(0), event(1), event(2)], 0)
+        waiter.join()
+        assert told == [{"g2": 3}]
+
     # -- hostile input -------------------------------------------------------------------------
 
     @pytest.mark.parametrize("name", HOSTILE_NAMES)
@@ -445,6 +497,7 @@ class StoreContract:
             lambda: store.stream(name),
             lambda: store.set_metadata(name, {}),
             lambda: store.wait(name, 0, 0.0),
+            lambda: store.wait_any({name: 0}, 0.0),
             lambda: store.command_version(name, "c"),
         ]
         for call in calls:
@@ -497,8 +550,15 @@ class StoreContract:
             lambda s: s.streams(updated_after=float("nan")),
             lambda s: s.wait("g1", 0, -1.0),
             lambda s: s.wait("g1", 0, float("inf")),
+            lambda s: s.wait_any({"g1": 0}, -1.0),
+            lambda s: s.wait_any({"g1": -1}, 0.0),
+            lambda s: s.wait_any({"g1": True}, 0.0),
+            lambda s: s.wait_any(["g1"], 0.0),
+            lambda s: s.wait_any({"bad name!": 0}, 0.0),
             lambda s: s.set_metadata("g1", {1: 2}),
             lambda s: s.set_metadata("g1", ["not", "an", "object"]),
+            lambda s: s.set_metadata("g1", {}, expected=["not", "an", "object"]),
+            lambda s: s.set_metadata("g1", {}, expected={"x": float("nan")}),
             lambda s: s.create("g2", format="", format_version=1, setup={}),
             lambda s: s.create("g2", format="toy", format_version=0, setup={}),
             lambda s: s.create("g2", format="toy", format_version=1, setup={"x": {1, 2}}),

@@ -2,10 +2,13 @@
 
 With no flags it keeps its games in ``avanti.db``, an SQLite file in the current folder, and
 listens on ``127.0.0.1:8000``. ``--database postgresql://...`` keeps them in PostgreSQL, where
-any number of ``avanti serve`` processes may serve the same games. Logs are JSON lines on
-standard error. On SIGINT or SIGTERM the server stops accepting connections, finishes the
-requests under way (every acknowledged command is already in the store), closes the WebSockets
-(code 1012: clients reconnect with their last version) and closes the store.
+any number of ``avanti serve`` processes may serve the same games. ``--limit NAME=VALUE``
+changes one of the server's limits; ``--forwarded-allow-ips`` names the proxies whose
+``X-Forwarded-For`` header is trusted (none by default, so that no client can claim another
+address to escape the limits per address). Logs are JSON lines on standard error. On SIGINT or
+SIGTERM the server stops accepting connections, finishes the requests under way (every
+acknowledged command is already in the store), closes the WebSockets (code 1012: clients
+reconnect with their last version) and closes the store.
 """
 
 from __future__ import annotations
@@ -76,6 +79,50 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--port", type=int, default=8000, help="the port to listen on (default: %(default)s)"
     )
+    command.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (avanti.server.ServerLimits), e.g. "
+        "--limit commands_per_second=20 --limit idle_timeout=600; repeat for several",
+    )
+    command.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="the proxies (comma-separated addresses, or *) whose X-Forwarded-For header names "
+        "the client; by default none is trusted and a client is known by its own address",
+    )
+
+
+def limits_from(pairs: list[str]) -> Any:
+    """The :class:`~avanti.server.ServerLimits` that ``--limit NAME=VALUE`` options ask for.
+
+    :raises InvalidArgument: an option is not ``NAME=VALUE``, names no limit, or gives a value
+        the limit refuses.
+    """
+    import attrs
+
+    from avanti.server import ServerLimits
+
+    fields = {field.name: field for field in attrs.fields(ServerLimits)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not equals or name not in fields or name == "bot_kinds":
+            known = ", ".join(sorted(set(fields) - {"bot_kinds"}))
+            raise InvalidArgument(
+                f"--limit takes NAME=VALUE with NAME one of {known}, not {pair!r}"
+            )
+        whole = fields[name].type in (int, "int")
+        try:
+            changes[name] = int(text) if whole else float(text)
+        except ValueError:
+            kind = "a whole number" if whole else "a number"
+            raise InvalidArgument(f"--limit {name} needs {kind}, not {text!r}") from None
+    return attrs.evolve(ServerLimits(), **changes)  # each value checked by ServerLimits
 
 
 def serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -83,7 +130,7 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
 
-        from avanti.server import ServerLimits, create_app
+        from avanti.server import create_app
         from avanti.server.log import configure
     except ImportError:  # pragma: no cover - depends on the environment
         raise InvalidArgument(
@@ -91,9 +138,9 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
         ) from None
     if not 0 <= args.port <= 65_535:
         raise InvalidArgument(f"--port must be from 0 to 65535, not {args.port}")
+    limits = limits_from(args.limit)
     configure(logging.INFO)
     with open_store(args.database) as store:
-        limits = ServerLimits()
         app = create_app(store, limits=limits)
         config = uvicorn.Config(
             app,
@@ -105,6 +152,8 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
             ws_max_size=4 * limits.max_message_bytes,  # the app refuses beyond the limit
             timeout_graceful_shutdown=GRACE_SECONDS,
             server_header=False,
+            proxy_headers=bool(args.forwarded_allow_ips),
+            forwarded_allow_ips=args.forwarded_allow_ips or None,
         )
         server = uvicorn.Server(config)
         try:

@@ -76,6 +76,7 @@ from avanti.server.wire import (
 from avanti.store import (
     EventStore,
     GameStore,
+    MetadataChanged,
     StoredStream,
     StoreError,
     StreamExists,
@@ -573,10 +574,11 @@ class Server:
         """Execute a seat's command and offer the new game to the listeners and the bots;
         the reply: the new version, the seat's events since the version the command was
         decided at, its legal commands and its view."""
-        after, since = await to_thread.run_sync(self._execute, game_id, seat, request)
+        after, since, table = await to_thread.run_sync(self._execute, game_id, seat, request)
         log(logging.INFO, "command", game=game_id, seat=seat, version=after.version)
         self.hub.publish(game_id, after)
-        self.bots.kick(game_id)
+        if table is not None and any(table.bot(waiting) for waiting in after.waiting):
+            self.bots.kick(game_id)
         return {
             "version": after.version,
             "events": events_data(after, seat, since),
@@ -584,8 +586,17 @@ class Server:
             "view": view_data(after, seat),
         }
 
-    def _execute(self, game_id: str, seat: int, request: CommandRequest) -> tuple[AnyGame, int]:
-        """In a worker thread: the game after the command, and where the reply's events start."""
+    def _execute(
+        self, game_id: str, seat: int, request: CommandRequest
+    ) -> tuple[AnyGame, int, Table | None]:
+        """In a worker thread: the game after the command, where the reply's events start, and
+        the game's table as it was when the command was taken (read here, in the same thread
+        hop: a seat handed to a bot by another process meanwhile may not act)."""
+        try:
+            table = Table.from_metadata(self.games.events.stream(game_id).metadata)
+        except UnknownStream:
+            raise _unknown_game() from None
+        self._check_acting(table, seat)
         command_id = None if request.command_id is None else f"{seat}:{request.command_id}"
         if command_id is not None:
             done = self.games.events.command_version(game_id, command_id)
@@ -596,7 +607,7 @@ class Server:
                 start = done - 1
                 while start > 0 and cause(game.events[start]) is None:
                     start -= 1
-                return game, max(0, start)
+                return game, max(0, start), table
         expected = request.expected_version
         for _ in range(MAX_RETRIES):
             game = self.games.load(game_id)
@@ -614,7 +625,7 @@ class Server:
             except IllegalCommand as error:
                 raise _illegal(error) from None
             since = game.version if expected is None else expected
-            return after, min(since, after.version)
+            return after, min(since, after.version), table
         raise _conflict(game.version, self.games.load(game_id).version)  # pragma: no cover
 
     @staticmethod
@@ -652,12 +663,23 @@ class Server:
     async def _hand_over(self, request: Request, kind: str | None) -> Response:
         game_id = _game_id(request.path_params["game_id"])
         token = _token(request.headers)
-        record, table = await self._record(game_id)
-        seat = self._seat(table, token)
-        if seat is None or table is None or request.path_params["seat"] != str(seat):
-            raise ApiError(403, "forbidden", "only a seat's own token hands it to a bot")
-        metadata = {**record.metadata, **table.with_bot(seat, kind).to_metadata()}
-        await to_thread.run_sync(self.games.events.set_metadata, game_id, metadata)
+        for _ in range(MAX_RETRIES):
+            record, table = await self._record(game_id)
+            seat = self._seat(table, token)
+            if seat is None or table is None or request.path_params["seat"] != str(seat):
+                raise ApiError(403, "forbidden", "only a seat's own token hands it to a bot")
+            metadata = {**record.metadata, **table.with_bot(seat, kind).to_metadata()}
+            try:  # only over the metadata just read: a seat handed over meanwhile stays so
+                await to_thread.run_sync(
+                    functools.partial(
+                        self.games.events.set_metadata, game_id, metadata, expected=record.metadata
+                    )
+                )
+                break
+            except MetadataChanged:  # pragma: no cover - a race with another hand-over
+                continue
+        else:  # pragma: no cover - a storm of hand-overs
+            raise ApiError(409, "conflict", "the game's seats keep changing: try again")
         log(logging.INFO, "bot-seat", game=game_id, seat=seat, bot=kind)
         if kind is not None:
             self.bots.kick(game_id)
@@ -760,8 +782,6 @@ class Server:
                         game=game_id,
                         seat=seat,
                     )
-                _, table = await self._record(game_id)
-                self._check_acting(table, seat)
                 reply = await self.command(game_id, seat, request)
                 await listener.send(dumps({"type": "result", **reply}))
             except ApiError as error:

@@ -74,9 +74,9 @@ class ServerLimits:
     list_limit: int = 100
     """The most games ``GET /games`` returns (``?limit=`` may ask for fewer)."""
     watched_games: int = 1_000
-    """The most games one process follows in the store at once for its WebSocket listeners (one
-    worker thread each); listeners of further games get changes made by this process at once
-    and those of other processes when a follower is free."""
+    """The most games one process watches in the store for its WebSocket listeners (all in one
+    worker thread); listeners of further games get the changes made by this process at once,
+    and those of other processes once fewer games are watched."""
     bot_kinds: tuple[str, ...] = BOT_KINDS
     """The bots a game may seat (of :data:`avanti.bots.BOT_KINDS`)."""
 

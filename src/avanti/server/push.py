@@ -1,10 +1,11 @@
 """Live updates: every change to a game reaches every WebSocket listening to it, from any process.
 
-The :class:`Hub` keeps, per game with listeners, one follower task that blocks in the store's
-:meth:`~avanti.store.GameStore.follow` (in a worker thread) until the game's version moves,
-whoever moved it (this process, another server process on the same database, a bot), then loads
-the game and offers it to every listener. Changes made in this process are offered at once as
-well (:meth:`Hub.publish`), without waiting for the follower.
+The :class:`Hub` runs one watcher task that blocks in the store's
+:meth:`~avanti.store.GameStore.follow_any` (in one worker thread, for every game with listeners
+at once) until a game's version passes the newest version its listeners were offered, whoever
+moved it (another server process on the same database, another writer), then loads that game
+and offers it to every listener. Changes made in this process are offered at once
+(:meth:`Hub.publish`) and are not loaded again by the watcher.
 
 Each :class:`Listener` is one connection bound to one seat (or a spectator). It remembers the
 last version it sent and, when offered a newer game, sends that seat's ``update``: the events
@@ -30,8 +31,10 @@ from avanti.store import GameStore
 
 __all__ = ["FOLLOW_SECONDS", "Hub", "Listener"]
 
-FOLLOW_SECONDS = 5.0
-"""How long one :meth:`~avanti.store.GameStore.follow` call blocks before it is made again."""
+FOLLOW_SECONDS = 0.25
+"""How long one :meth:`~avanti.store.GameStore.follow_any` call blocks before it is made again
+(with the games listened to by then: a game that gains its first listener is watched from the
+next call on; the listener is sent the game as it is when it joins)."""
 
 RETRY_SECONDS = 1.0
 """How long a follower waits after the store failed before it tries again."""
@@ -96,13 +99,13 @@ class Listener:
 
 
 class _Channel:
-    """The listeners of one game and the scope of its follower."""
+    """The listeners of one game and the newest version of it offered to them."""
 
-    __slots__ = ("listeners", "scope")
+    __slots__ = ("known", "listeners")
 
-    def __init__(self) -> None:
+    def __init__(self, known: int) -> None:
         self.listeners: set[Listener] = set()
-        self.scope = anyio.CancelScope()
+        self.known = known
 
 
 class Hub:
@@ -116,30 +119,30 @@ class Hub:
         self._follow_seconds = follow_seconds
         self._channels: dict[str, _Channel] = {}
         self._tasks: anyio.abc.TaskGroup | None = None
-        self._followers = anyio.CapacityLimiter(limits.watched_games)
+        self._joined = anyio.Event()
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
-        """Run the followers in ``tasks`` (the server's lifespan task group)."""
+        """Run the watcher in ``tasks`` (the server's lifespan task group)."""
         self._tasks = tasks
+        tasks.start_soon(self._watch)
 
     def stop(self) -> None:
-        """Forget the task group: no new follower starts."""
+        """Forget the task group: no listener joins any more."""
         self._tasks = None
 
     def join(self, listener: Listener) -> None:
-        """Add a listener (and the game's follower, if it is the first).
+        """Add a listener; its game is watched from now on.
 
         :raises ApiError: 429 ``too-many-connections`` when the game has
             :attr:`~avanti.server.limits.ServerLimits.connections_per_game` already; 503
             ``unavailable`` before the server has started or after it stopped.
         """
-        tasks = self._tasks
-        if tasks is None:
+        if self._tasks is None:
             raise ApiError(503, "unavailable", "the server is not running (start its lifespan)")
         channel = self._channels.get(listener.game_id)
         if channel is None:
-            channel = self._channels[listener.game_id] = _Channel()
-            tasks.start_soon(self._follow, listener.game_id, channel)
+            channel = self._channels[listener.game_id] = _Channel(listener.last)
+            self._joined.set()
         if len(channel.listeners) >= self._limits.connections_per_game:
             raise ApiError(
                 429,
@@ -148,53 +151,84 @@ class Hub:
                 "most one server takes",
             )
         channel.listeners.add(listener)
+        channel.known = max(channel.known, listener.last)
 
     def leave(self, listener: Listener) -> None:
-        """Remove a listener that joined (and stop the game's follower after the last)."""
+        """Remove a listener that joined (and stop watching its game after the last)."""
         channel = self._channels[listener.game_id]
         channel.listeners.discard(listener)
         if not channel.listeners:
-            channel.scope.cancel()
             del self._channels[listener.game_id]
 
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
         channel = self._channels.get(game_id)
         if channel is not None:
+            channel.known = max(channel.known, game.version)
             for listener in channel.listeners:
                 listener.offer(game)
 
-    async def _follow(self, game_id: str, channel: _Channel) -> None:
-        """Offer the game to its listeners whenever its stored version moves, until cancelled."""
-        with channel.scope:
-            known = 0
-            while True:
-                try:
-                    version = await to_thread.run_sync(
-                        self._games.follow,
-                        game_id,
-                        known,
-                        self._follow_seconds,
-                        abandon_on_cancel=True,
-                        limiter=self._followers,
-                    )
-                    if version <= known:
-                        continue
-                    game = await to_thread.run_sync(self._games.load, game_id)
-                except AvantiError as error:
-                    log(
-                        logging.WARNING,
-                        "follow-failed",
-                        game=game_id,
-                        problem=type(error).__name__,
-                        message=str(error),
-                    )
-                    await anyio.sleep(RETRY_SECONDS)
+    async def _watch(self) -> None:
+        """Offer each watched game to its listeners whenever its stored version passes the
+        newest version they were offered, until cancelled: one worker thread blocks in the
+        store's :meth:`~avanti.store.GameStore.follow_any` for every game at once."""
+        while True:
+            watched = {
+                game_id: channel.known
+                for game_id, channel in list(self._channels.items())[: self._limits.watched_games]
+            }
+            if not watched:
+                await self._joined.wait()
+                self._joined = anyio.Event()
+                continue
+            try:
+                moved = await to_thread.run_sync(
+                    self._games.follow_any,
+                    watched,
+                    self._follow_seconds,
+                    abandon_on_cancel=True,
+                )
+                news = {
+                    game_id: version
+                    for game_id, version in moved.items()
+                    if game_id in self._channels and version > self._channels[game_id].known
+                }
+                if not news:
                     continue
-                except Exception:  # pragma: no cover - a bug: the other followers go on
-                    logging.getLogger("avanti.server").exception("follower failed")
-                    await anyio.sleep(RETRY_SECONDS)
-                    continue
-                known = version
-                for listener in list(channel.listeners):
-                    listener.offer(game)
+                loaded = await to_thread.run_sync(self._load, list(news))
+            except AvantiError as error:
+                log(
+                    logging.WARNING,
+                    "follow-failed",
+                    problem=type(error).__name__,
+                    message=str(error),
+                )
+                await anyio.sleep(RETRY_SECONDS)
+                continue
+            except Exception:  # pragma: no cover - a bug: the server goes on
+                logging.getLogger("avanti.server").exception("follower failed")
+                await anyio.sleep(RETRY_SECONDS)
+                continue
+            for game_id, game in loaded.items():
+                channel = self._channels.get(game_id)
+                if channel is not None and game.version > channel.known:
+                    channel.known = game.version
+                    for listener in list(channel.listeners):
+                        listener.offer(game)
+
+    def _load(self, game_ids: list[str]) -> dict[str, AnyGame]:
+        """In a worker thread: the games that moved (a game that cannot be loaded is logged
+        and left out, the others are offered)."""
+        loaded: dict[str, AnyGame] = {}
+        for game_id in game_ids:
+            try:
+                loaded[game_id] = self._games.load(game_id)
+            except AvantiError as error:
+                log(
+                    logging.WARNING,
+                    "follow-failed",
+                    game=game_id,
+                    problem=type(error).__name__,
+                    message=str(error),
+                )
+        return loaded

@@ -493,6 +493,7 @@ ERROR_KINDS: dict[str, str] = {
     "method-not-allowed": "405: that method is not allowed on the path",
     "idle-timeout": "408 (WebSocket): nothing was received for too long",
     "version-conflict": "409: expected_version is not the game's version (expected, actual)",
+    "conflict": "409: a seat's hand-over to a bot met other hand-overs three times running",
     "too-large": "413: the body or message is too big",
     "invalid-setup": "422: the game refuses the players (rule)",
     "invalid-options": "422: the game's codec cannot read the options",

@@ -30,9 +30,11 @@ __all__ = [
     "MAX_LIST_LIMIT",
     "MAX_METADATA_BYTES",
     "MAX_WAIT",
+    "MAX_WATCHED",
     "STREAM_NAME",
     "Closing",
     "EventStore",
+    "MetadataChanged",
     "Recorded",
     "StoreError",
     "StoredStream",
@@ -40,12 +42,14 @@ __all__ = [
     "UnknownStream",
     "check_append",
     "check_command_id",
+    "check_expected_metadata",
     "check_format",
     "check_metadata",
     "check_read",
     "check_stream_name",
     "check_streams",
     "check_wait",
+    "check_wait_any",
     "dump_json",
 ]
 
@@ -67,6 +71,9 @@ MAX_WAIT = 3_600.0
 
 MAX_LIST_LIMIT = 1_000
 """The most stream records one :meth:`EventStore.streams` call returns."""
+
+MAX_WATCHED = 10_000
+"""The most streams one :meth:`EventStore.wait_any` call watches."""
 
 FORMAT_NAME = re.compile(r"[a-z][a-z0-9._-]{0,63}")
 """What a document format name may look like (``"avanti"``, ``"avanti.mare"``)."""
@@ -95,6 +102,18 @@ class UnknownStream(AvantiError, KeyError):
 
     def __str__(self) -> str:
         return f"no stream named {self.stream!r}"
+
+
+@frozen(auto_exc=True, eq=False)
+class MetadataChanged(AvantiError):
+    """:meth:`EventStore.set_metadata` was given the metadata it expected to replace, and the
+    stream holds other metadata now: somebody changed it meanwhile. Read it again and decide
+    again."""
+
+    stream: str
+
+    def __str__(self) -> str:
+        return f"the metadata of stream {self.stream!r} changed meanwhile: read it again"
 
 
 @frozen(auto_exc=True, eq=False)
@@ -233,14 +252,35 @@ class EventStore(Protocol):
         """
         ...
 
-    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
-        """Replace a stream's metadata; return the new record."""
+    def set_metadata(
+        self,
+        stream: str,
+        metadata: Mapping[str, JSONValue],
+        *,
+        expected: Mapping[str, JSONValue] | None = None,
+    ) -> StoredStream:
+        """Replace a stream's metadata; return the new record.
+
+        With ``expected`` (the metadata as it was read), the metadata is replaced only if it is
+        still equal to it, as JSON, in the same transaction: otherwise nothing is written and
+        :class:`MetadataChanged` is raised (read again, change again).
+        """
         ...
 
     def wait(self, stream: str, after: int, timeout: float) -> int:
         """Block until the stream's version is greater than ``after``, or ``timeout`` seconds.
 
         Returns the stream's version then (``<= after`` when the time ran out).
+        """
+        ...
+
+    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Block until any of the streams named in ``after`` has a version greater than the
+        one it is mapped to, or ``timeout`` seconds pass.
+
+        Returns every named stream whose version is greater, with that version (empty when
+        the time ran out, or at once for an empty ``after``). One thread watching every game
+        a process serves, instead of a thread per game.
         """
         ...
 
@@ -299,6 +339,17 @@ def check_append(events: Sequence[JSONValue], expected_version: int) -> tuple[st
             f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
         )
     return texts
+
+
+def check_expected_metadata(expected: object) -> dict[str, JSONValue] | None:
+    """Check the ``expected`` metadata of :meth:`EventStore.set_metadata` (``None``, or a JSON
+    object); return it as a plain dict."""
+    if expected is None:
+        return None
+    if not isinstance(expected, Mapping) or not all(isinstance(k, str) for k in expected):
+        raise InvalidArgument(f"expected must be a JSON object or None, not {expected!r:.80}")
+    plain: dict[str, JSONValue] = json.loads(dump_json(dict(expected), "expected"))
+    return plain
 
 
 def check_metadata(metadata: Mapping[str, JSONValue]) -> str:
@@ -367,6 +418,19 @@ def check_streams(format: object, limit: object, updated_after: object) -> float
     if seconds is None:
         raise InvalidArgument(f"updated_after must be a unix time, not {updated_after!r:.80}")
     return seconds
+
+
+def check_wait_any(after: object, timeout: object) -> tuple[dict[str, int], float]:
+    """Check the arguments of :meth:`EventStore.wait_any`; return them as a dict and a float."""
+    if not isinstance(after, Mapping):
+        raise InvalidArgument(f"after must map stream names to versions, not {after!r:.80}")
+    if len(after) > MAX_WATCHED:
+        raise InvalidArgument(f"at most {MAX_WATCHED} streams can be watched at once")
+    versions = {}
+    for stream, version in after.items():
+        check_stream_name(stream)
+        versions[stream] = check_read(version)
+    return versions, check_wait(0, timeout)
 
 
 def check_wait(after: object, timeout: object) -> float:

@@ -14,6 +14,7 @@ from avanti.core.game import Game
 from avanti.store.base import (
     MAX_APPEND_EVENTS,
     EventStore,
+    Recorded,
     StoredStream,
     check_command_id,
     check_stream_name,
@@ -173,6 +174,11 @@ class GameStore:
         """Wait up to ``timeout`` seconds for the game to pass version ``after``; its version."""
         return self.events.wait(game_id, after, timeout)
 
+    def follow_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Wait up to ``timeout`` seconds for any of the games to pass the version it is
+        mapped to; every game that did, with its version (one thread for many games)."""
+        return self.events.wait_any(after, timeout)
+
     def games(
         self, *, format: str | None = None, limit: int = 100, updated_after: float | None = None
     ) -> tuple[StoredStream, ...]:
@@ -192,11 +198,16 @@ class GameStore:
         if version is None and not verify:
             with self._cache_lock:
                 cached = self._cache.get(game_id)
-            if cached is not None and not self.events.read(game_id, after=cached[1]):
-                with self._cache_lock:
-                    if game_id in self._cache:
-                        self._cache.move_to_end(game_id)
-                return cached
+            if cached is not None:
+                newer = self.events.read(game_id, after=cached[1])
+                if not newer:
+                    with self._cache_lock:
+                        if game_id in self._cache:
+                            self._cache.move_to_end(game_id)
+                    return cached
+                folded = self._fold(game_id, cached, newer)
+                if folded is not None:
+                    return folded
         record = self.events.stream(game_id)
         rows = self.events.read(game_id)
         if version is not None:
@@ -234,6 +245,29 @@ class GameStore:
         if version is None and current:
             self._remember(game_id, game, len(events))
         return game, len(events)
+
+    def _fold(
+        self,
+        game_id: str,
+        cached: tuple[Game[Any, Any, Any, Any, Any, Any], int],
+        newer: Sequence[Recorded],
+    ) -> tuple[Game[Any, Any, Any, Any, Any, Any], int] | None:
+        """A cached game brought up to date with the events another writer appended since
+        (``newer``), as a load without ``verify`` would rebuild it, or ``None`` when they do
+        not follow on (then the caller loads the game whole)."""
+        game, stored = cached
+        if stored != game.version:  # a game only set up: its opening events are not stored
+            return None
+        if newer[0].position != stored or newer[-1].position != stored + len(newer) - 1:
+            return None  # pragma: no cover - a store returns the positions asked for
+        rules = type(game).rules
+        try:
+            events = tuple([rules.codec.event_from_data(row.data) for row in newer])
+        except DecodeError:
+            return None  # the whole load finds and reports every problem
+        folded = type(game)(game.setup, game.events + events, rules.fold(game.state, events))
+        self._remember(game_id, folded, stored + len(events))
+        return folded, stored + len(events)
 
     def _remember(
         self, game_id: str, game: Game[Any, Any, Any, Any, Any, Any], stored: int

@@ -11,6 +11,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.store.base import (
     Closing,
+    MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
@@ -18,12 +19,14 @@ from avanti.store.base import (
     UnknownStream,
     check_append,
     check_command_id,
+    check_expected_metadata,
     check_format,
     check_metadata,
     check_read,
     check_stream_name,
     check_streams,
     check_wait,
+    check_wait_any,
     dump_json,
 )
 
@@ -167,12 +170,21 @@ class MemoryEventStore(Closing):
             found.sort(key=lambda item: item[1].updated, reverse=True)
             return tuple(self._record(name, record) for name, record in found[:limit])
 
-    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
-        """Replace a stream's metadata; return the new record."""
+    def set_metadata(
+        self,
+        stream: str,
+        metadata: Mapping[str, JSONValue],
+        *,
+        expected: Mapping[str, JSONValue] | None = None,
+    ) -> StoredStream:
+        """Replace a stream's metadata (if it is still ``expected``); return the new record."""
         check_stream_name(stream)
         text = check_metadata(metadata)
+        before = check_expected_metadata(expected)
         with self._changed:
             record = self._get(stream)
+            if before is not None and json.loads(record.metadata) != before:
+                raise MetadataChanged(stream)
             record.metadata = text
             record.updated = max(record.updated, time.time())
             return self._record(stream, record)
@@ -186,6 +198,26 @@ class MemoryEventStore(Closing):
             self._changed.wait_for(lambda: self._closed or len(record.events) > after, seconds)
             self._check_open()
             return len(record.events)
+
+    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Block until any named stream's version exceeds the one it is mapped to, or
+        ``timeout`` seconds pass; every stream that moved, with its version."""
+        versions, seconds = check_wait_any(after, timeout)
+        with self._changed:
+            records = [(stream, self._get(stream), version) for stream, version in versions.items()]
+            moved: dict[str, int] = {}
+
+            def any_moved() -> bool:
+                moved.update(
+                    (stream, len(record.events))
+                    for stream, record, version in records
+                    if len(record.events) > version
+                )
+                return self._closed or bool(moved) or not records
+
+            self._changed.wait_for(any_moved, seconds)
+            self._check_open()
+            return moved
 
     def close(self) -> None:
         """Forget every stream; waiters wake with :class:`StoreError`."""

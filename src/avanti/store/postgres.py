@@ -36,6 +36,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
     Closing,
+    MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
@@ -43,12 +44,14 @@ from avanti.store.base import (
     UnknownStream,
     check_append,
     check_command_id,
+    check_expected_metadata,
     check_format,
     check_metadata,
     check_read,
     check_stream_name,
     check_streams,
     check_wait,
+    check_wait_any,
     dump_json,
 )
 
@@ -106,6 +109,7 @@ _QUERIES = {
     "record": f"SELECT {_RECORD} FROM {{streams}} WHERE stream = %s",
     "list": f"SELECT {_RECORD} FROM {{streams}}",
     "version": "SELECT version FROM {streams} WHERE stream = %s",
+    "versions": "SELECT stream, version FROM {streams} WHERE stream = ANY(%s)",
     "command": "SELECT version FROM {commands} WHERE stream = %s AND command_id = %s",
     "command_version": """SELECT
         (SELECT version FROM {commands} WHERE stream = %s AND command_id = %s),
@@ -129,6 +133,10 @@ _QUERIES = {
     "metadata": f"""UPDATE {{streams}}
         SET metadata = %s::jsonb, updated = greatest(updated, {_NOW})
         WHERE stream = %s
+        RETURNING {_RECORD}""",
+    "swap_metadata": f"""UPDATE {{streams}}
+        SET metadata = %s::jsonb, updated = greatest(updated, {_NOW})
+        WHERE stream = %s AND metadata = %s::jsonb
         RETURNING {_RECORD}""",
     "listen": "LISTEN {channel}",
 }
@@ -381,12 +389,27 @@ class PostgresEventStore(Closing):
             rows = connection.execute(composed, (*params, limit)).fetchall()
         return tuple(_record(row) for row in rows)
 
-    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
-        """Replace a stream's metadata; return the new record."""
+    def set_metadata(
+        self,
+        stream: str,
+        metadata: Mapping[str, JSONValue],
+        *,
+        expected: Mapping[str, JSONValue] | None = None,
+    ) -> StoredStream:
+        """Replace a stream's metadata (if it is still ``expected``, compared as ``jsonb`` in
+        the same statement); return the new record."""
         check_stream_name(stream)
         text = check_metadata(metadata)
+        before = check_expected_metadata(expected)
         with self._connection() as connection:
-            row = self._fetch(connection, "metadata", (text, stream))
+            if before is None:
+                row = self._fetch(connection, "metadata", (text, stream))
+            else:
+                row = self._fetch(
+                    connection, "swap_metadata", (text, stream, dump_json(before, "expected"))
+                )
+                if row is None and self._fetch(connection, "version", (stream,)) is not None:
+                    raise MetadataChanged(stream)
         if row is None:
             raise UnknownStream(stream)
         return _record(row)
@@ -423,6 +446,55 @@ class PostgresEventStore(Closing):
                 watch.waiters -= 1
                 if watch.waiters == 0:
                     del self._watches[stream]
+
+    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Block until any named stream's version exceeds the one it is mapped to, or
+        ``timeout`` seconds pass; every stream that moved, with its version.
+
+        Woken by the ``NOTIFY`` of an append to any of them from any process; reads the
+        versions again (in one query) at least every ``poll_interval`` seconds.
+        """
+        versions, seconds = check_wait_any(after, timeout)
+        if not versions:
+            return {}
+        deadline = time.monotonic() + seconds
+        moved = self._moved(versions)
+        if moved or seconds == 0:
+            return moved
+        self._start_listener(deadline)
+        with self._lock:
+            watches = [
+                (self._watches.setdefault(stream, _Watch()), v) for stream, v in versions.items()
+            ]
+            for watch, _ in watches:
+                watch.waiters += 1
+        try:
+            while True:
+                moved = self._moved(versions)  # after LISTEN: no append slips between
+                remaining = deadline - time.monotonic()
+                if moved or remaining <= 0:
+                    return moved
+                with self._heard:
+                    self._heard.wait_for(
+                        lambda: self._closed or any(w.heard > v for w, v in watches),
+                        min(remaining, self._poll),
+                    )
+        finally:
+            with self._lock:
+                for stream, (held, _) in zip(versions, watches, strict=True):
+                    held.waiters -= 1
+                    if held.waiters == 0:
+                        del self._watches[stream]
+
+    def _moved(self, versions: Mapping[str, int]) -> dict[str, int]:
+        """The streams of ``versions`` whose version is greater, with it; UnknownStream for
+        a stream that does not exist."""
+        with self._connection() as connection:
+            rows = connection.execute(self._sql["versions"], (list(versions),)).fetchall()
+        if len(rows) < len(versions):
+            found = {row[0] for row in rows}
+            raise UnknownStream(next(name for name in versions if name not in found))
+        return {stream: int(version) for stream, version in rows if version > versions[stream]}
 
     def close(self) -> None:
         """Close every connection and stop the listener; waiters wake with a ``StoreError``."""

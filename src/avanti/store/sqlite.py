@@ -26,6 +26,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
     Closing,
+    MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
@@ -33,12 +34,14 @@ from avanti.store.base import (
     UnknownStream,
     check_append,
     check_command_id,
+    check_expected_metadata,
     check_format,
     check_metadata,
     check_read,
     check_stream_name,
     check_streams,
     check_wait,
+    check_wait_any,
     dump_json,
 )
 
@@ -393,10 +396,19 @@ class SQLiteEventStore(Closing):
             ).fetchall()
         return self._records(rows)
 
-    def set_metadata(self, stream: str, metadata: Mapping[str, JSONValue]) -> StoredStream:
-        """Replace a stream's metadata; return the new record."""
+    def set_metadata(
+        self,
+        stream: str,
+        metadata: Mapping[str, JSONValue],
+        *,
+        expected: Mapping[str, JSONValue] | None = None,
+    ) -> StoredStream:
+        """Replace a stream's metadata (if it is still ``expected``); return the new record."""
         check_stream_name(stream)
         text = check_metadata(metadata)
+        before = check_expected_metadata(expected)
+        if before is not None:
+            return self._swap_metadata(stream, text, before)
         with self._connection() as connection:
             row = connection.execute(
                 "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
@@ -406,6 +418,34 @@ class SQLiteEventStore(Closing):
             ).fetchone()
         if row is None:
             raise UnknownStream(stream)
+        return self._records([row])[0]
+
+    def _swap_metadata(self, stream: str, text: str, before: dict[str, JSONValue]) -> StoredStream:
+        """``set_metadata`` with ``expected``: compare and replace in one transaction."""
+        with self._writing, self._connection() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                found = connection.execute(
+                    "SELECT metadata FROM streams WHERE stream = ?", (stream,)
+                ).fetchone()
+                if found is None:
+                    raise UnknownStream(stream)
+                try:
+                    current = json.loads(found[0])
+                except ValueError:
+                    raise self._corrupt("a stream record is not well formed") from None
+                if current != before:
+                    raise MetadataChanged(stream)
+                row = connection.execute(
+                    "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
+                    "RETURNING stream, format, format_version, setup, metadata, version, created, "
+                    "updated",
+                    (text, time.time(), stream),
+                ).fetchone()
+                connection.execute("COMMIT")
+            finally:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
         return self._records([row])[0]
 
     def wait(self, stream: str, after: int, timeout: float) -> int:
@@ -427,6 +467,38 @@ class SQLiteEventStore(Closing):
             with self._changed:
                 self._changed.wait(min(pause, left))
             pause = min(pause * 1.5, 0.05)
+
+    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Block until any named stream's version exceeds the one it is mapped to, or
+        ``timeout`` seconds pass; every stream that moved, with its version.
+
+        Appends through this object wake the waiter at once; appends by other connections or
+        processes are seen by polling the streams' versions in one query, at most 10 ms apart
+        (one thread watches every game of a server process, so it may poll often).
+        """
+        versions, seconds = check_wait_any(after, timeout)
+        if not versions:
+            return {}
+        names = json.dumps(list(versions))
+        deadline = time.monotonic() + seconds
+        pause = 0.001
+        while True:
+            with self._connection() as connection:
+                rows = connection.execute(
+                    "SELECT stream, version FROM streams WHERE stream IN "
+                    "(SELECT value FROM json_each(?))",
+                    (names,),
+                ).fetchall()
+            if len(rows) < len(versions):
+                found = {row[0] for row in rows}
+                raise UnknownStream(next(name for name in versions if name not in found))
+            moved = {stream: int(version) for stream, version in rows if version > versions[stream]}
+            left = deadline - time.monotonic()
+            if moved or left <= 0:
+                return moved
+            with self._changed:
+                self._changed.wait(min(pause, left))
+            pause = min(pause * 1.5, 0.01)
 
     def close(self) -> None:
         """Close every connection; the store refuses work afterwards."""
