@@ -2,14 +2,85 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.error_on_missing_interpreters = True
-nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs"]
+# A Python the package supports but this machine lacks skips its sessions with one line naming
+# it (``nox --error-on-missing-interpreters`` fails instead); nox never downloads one.
+nox.options.error_on_missing_interpreters = False
+nox.options.download_python = "never"
+nox.options.sessions = ["lint", "typecheck", "tests", "examples", "docs", "build"]
+
+PYTHONS = ["3.11", "3.12", "3.13"]
+"""Every Python the package supports (pyproject's classifiers); ``tests`` runs on each."""
+
+MAIN_PYTHON = PYTHONS[0]
+"""The Python of the full run: coverage and the ``ci`` Hypothesis profile. The others run the
+same tests with the ``light`` profile and without coverage, to find what differs by version."""
+
+LONG_RUNS = (
+    "tests/mare/test_monte_carlo.py",
+    "tests/server/test_load.py",
+    "tests/store/test_benchmark.py",
+    "tests/test_benchmarks.py",
+    "tests/browser/test_play.py",
+)
+"""Tests that play thousands of games, run the benchmarks small, or play whole games through a
+browser: the first Python runs them; the others leave them out, to keep the gate's time."""
+
+_PYTHON_LINKS = Path(__file__).parent / ".nox" / "_pythons"
+
+
+def _works(interpreter: str, version: str) -> bool:
+    """Whether ``interpreter`` runs and is Python ``version`` (a version manager's shim for a
+    version it has not activated fails)."""
+    probe = "import sys; print('%d.%d' % sys.version_info[:2])"
+    try:
+        done = subprocess.run(
+            [interpreter, "-c", probe], capture_output=True, text=True, timeout=30, check=False
+        )
+    except OSError:
+        return False
+    return done.returncode == 0 and done.stdout.strip() == version
+
+
+def _find_pythons() -> None:
+    """Put each supported Python on ``PATH`` for nox as ``python3.X``: one already there if it
+    runs, else the newest ``~/.pyenv/versions/3.X.*`` (linked from ``.nox/_pythons``). One
+    missing everywhere is named in one line, and its sessions are skipped."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    for version in PYTHONS:
+        name = f"python{version}"
+        found = shutil.which(name)
+        if found and _works(found, version):
+            continue
+        candidates = sorted(
+            pyenv.glob(f"{version}.*/bin/{name}"),
+            key=lambda path: [int(part) for part in path.parts[-3].split(".") if part.isdigit()],
+        )
+        working = [path for path in candidates if _works(str(path), version)]
+        if not working:
+            nox.logger.logger.warning(
+                f"Python {version} not found (not on PATH, not in {pyenv}): its sessions "
+                f"(tests-{version}) are skipped; install it to test the package on it"
+            )
+            continue
+        _PYTHON_LINKS.mkdir(parents=True, exist_ok=True)
+        link = _PYTHON_LINKS / name
+        link.unlink(missing_ok=True)
+        link.symlink_to(working[-1])
+        path = os.environ.get("PATH", "")
+        if not path.startswith(f"{_PYTHON_LINKS}{os.pathsep}"):
+            os.environ["PATH"] = f"{_PYTHON_LINKS}{os.pathsep}{path}"
+
+
+_find_pythons()
 
 
 @nox.session
@@ -24,19 +95,29 @@ def lint(session: nox.Session) -> None:
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` over src, tests and examples."""
     session.install(
-        "-e", ".[test,cli,postgres,server]", "mypy>=1.10", "nox>=2024.4", "types-jsonschema"
+        "-e",
+        ".[test,cli,postgres,server,rl,ray]",
+        "mypy>=1.10",
+        "nox>=2024.4",
+        "types-jsonschema",
     )
     session.run("mypy", "--strict")
 
 
-@nox.session
+@nox.session(python=PYTHONS, venv_backend="uv|venv")  # uv fills a venv in seconds, where found
 def tests(session: nox.Session) -> None:
-    """pytest with Hypothesis, under branch coverage; the PostgreSQL store's tests start a
-    private PostgreSQL server of their own (Debian's ``postgresql`` package), and the server's
-    tests a uvicorn on a loopback port."""
-    session.install("-e", ".[test,cli,postgres,server]")
-    session.run("coverage", "run", "-m", "pytest", *session.posargs)
-    session.run("coverage", "report")
+    """pytest with Hypothesis on every supported Python: on the first, under branch coverage;
+    on the others with the ``light`` Hypothesis profile and without ``LONG_RUNS``. The
+    PostgreSQL store's tests start a private PostgreSQL server of their own (Debian's
+    ``postgresql`` package), and the server's tests a uvicorn on a loopback port."""
+    session.install("-e", ".[test,cli,postgres,server,rl,ray]")
+    if session.python == MAIN_PYTHON:
+        session.run("coverage", "run", "-m", "pytest", *session.posargs)
+        session.run("coverage", "report")
+    else:
+        light = {"HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "light")}
+        skipped = [f"--ignore={path}" for path in LONG_RUNS]
+        session.run("pytest", *skipped, *session.posargs, env=light)
 
 
 @nox.session
@@ -50,13 +131,48 @@ def examples(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
-    session.install("-e", ".[docs,cli,postgres,server]")
+    session.install("-e", ".[docs,cli,postgres,server,rl]")
     session.run(
         "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
     session.run(
         "sphinx-build", "-E", "-W", "--keep-going", "-b", "doctest", "docs", "docs/_build/doctest"
     )
+
+
+@nox.session
+def build(session: nox.Session) -> None:
+    """The package as users get it: build the sdist and the wheel into ``dist/``, check their
+    metadata (``twine check --strict``), list what is inside them, then run tests/packaging,
+    which checks their contents and installs the wheel into a fresh virtual environment with
+    each extra, outside the checkout, to run that extra's smoke test."""
+    session.install(
+        "build", "twine", "uv", "pytest", "hypothesis", "pyyaml", "psycopg[binary]>=3.2"
+    )
+    dist = Path("dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(dist))  # the wheel is built from the sdist
+    built = sorted(str(path) for path in dist.iterdir())
+    session.run("twine", "check", "--strict", *built)
+    for path in built:
+        module = "zipfile" if path.endswith(".whl") else "tarfile"
+        session.run("python", "-m", module, "-l", path)
+    session.run(
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "tests/packaging",
+        *session.posargs,
+        env={"AVANTI_DIST": str(dist.resolve())},
+    )
+
+
+@nox.session(default=False)
+def api(session: nox.Session) -> None:
+    """Rewrite tests/api/public_api.txt, the snapshot of the public API, from the live modules
+    (review its diff: every line is a public name, its kind and signature)."""
+    session.install("-e", ".[test,cli,postgres,server,rl,ray]")
+    session.run("pytest", "tests/api", env={"AVANTI_REGENERATE_API": "1"})
 
 
 @nox.session(default=False)
@@ -123,6 +239,17 @@ def soak(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bots(session: nox.Session) -> None:
-    """The bot strength tables of docs/bots.md (heuristic v random, search v heuristic)."""
-    session.install("-e", ".[cli]")
+    """The bot strength tables of docs/bots.md (heuristic v random, search v heuristic), then
+    the search bot against OpenSpiel's IS-MCTS at equal time per move."""
+    session.install("-e", ".[cli,rl]")
     session.run("python", "benchmarks/bots.py", *session.posargs)
+    session.run("python", "benchmarks/headtohead.py")
+
+
+@nox.session(default=False)
+def simbench(session: nox.Session) -> None:
+    """The simulator's engines side by side: games per second with one and two local workers
+    and with Ray on two, against a control job, per game, and each engine's cost per task (not
+    part of the gate, which runs it small)."""
+    session.install("-e", ".[cli,ray]")
+    session.run("python", "benchmarks/simulate.py", *session.posargs)

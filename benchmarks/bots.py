@@ -1,7 +1,8 @@
 """Bot strength: the heuristic bot against the random bot, and the search bot against the heuristic.
 
 Not part of the test gate (it takes minutes): run ``python benchmarks/bots.py`` from a checkout
-with the package importable. Every game is seeded (game ``i`` uses seed ``SEED + i``) and played
+with the package importable. Every game is seeded (game ``i`` takes its seed from the seed
+sequence rooted at ``SEED``, :mod:`avanti.bots.seeds`) and played
 with the bots moving one seat round the table from game to game, so the tables are reproducible
 and no bot keeps a good seat. Each table is printed as Markdown, with 95% Wilson intervals, ready
 for ``docs/bots.md``.
@@ -44,8 +45,8 @@ def markdown(title: str, summary: Summary, seconds: float) -> str:
         f"### {title}",
         "",
         f"{game_info(plan.game).title}, {len(plan.bots)} players "
-        f"({', '.join(plan.bots)}, seats rotating), {plan.games} games, seeds {plan.seed} to "
-        f"{plan.seed + plan.games - 1}{budget}; {seconds:.0f} s.",
+        f"({', '.join(plan.bots)}, seats rotating), {plan.games} games, seed {plan.seed}"
+        f"{budget}; {seconds:.0f} s.",
         "",
         "| Bot | Seat-games | Wins | Win rate | 95% CI (Wilson) |",
         "|---|---:|---:|---:|---:|",

@@ -350,6 +350,8 @@ class Seat:
         self.result: int | None = None
         """The pending command's ``result`` version, once it came."""
         self.failures = 0
+        self.act_at: float | None = None
+        """When a thinking seat answers (it goes on reading its socket meanwhile)."""
 
     async def play(self, url: str, token: str) -> None:
         """Connect and play until the game is over or the time is up; problems are counted."""
@@ -370,7 +372,13 @@ class Seat:
             if self.pending is None:
                 if now >= self.run.deadline or self.over():
                     return
+                if self.act_at is not None and now >= self.act_at:
+                    self.act_at = None
+                    await self._act(connection)
+                    continue
                 wait = self.run.deadline - now
+                if self.act_at is not None:
+                    wait = min(wait, self.act_at - now)
             else:
                 wait = self.pending[1] + PATIENCE - now
                 if wait <= 0:
@@ -386,7 +394,11 @@ class Seat:
                 self.run.errors["gave-up"] += 1
                 return
             if self.pending is None and time.perf_counter() < self.run.deadline:
-                await self._act(connection)
+                if not self.run.think:
+                    await self._act(connection)
+                elif self.act_at is None and self._may_act():
+                    pause = self.run.think * self.run.rng.uniform(0.5, 1.5)
+                    self.act_at = time.perf_counter() + pause
 
     def over(self) -> bool:
         """Whether the seat has been pushed the game's outcome."""
@@ -418,15 +430,22 @@ class Seat:
             self.pending = None
             self.failures = 0
 
-    async def _act(self, connection: ClientConnection) -> None:
+    def _may_act(self) -> bool:
+        """Whether the latest update asks this seat for a command it has not answered."""
         latest = self.latest
-        if latest is None or latest["outcome"] is not None or not latest["legal"]:
+        return (
+            latest is not None
+            and latest["outcome"] is None
+            and bool(latest["legal"])
+            and latest["version"] > self.acted_at
+        )
+
+    async def _act(self, connection: ClientConnection) -> None:
+        if not self._may_act():
             return
+        latest = self.latest
+        assert latest is not None
         version = latest["version"]
-        if version <= self.acted_at:
-            return
-        if self.run.think:
-            await asyncio.sleep(self.run.think * self.run.rng.uniform(0.5, 1.5))
         await self.pace.take()
         choice = self.run.rng.choice(latest["legal"])
         message = {"type": "command", "command": choice["command"], "expected_version": version}

@@ -32,6 +32,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "rulechecks",
+    "pictures",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

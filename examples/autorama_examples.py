@@ -3,9 +3,16 @@
 Each example starts from a position built with :class:`avanti.autorama.Scenario`, plays the
 commands of the example, prints what happened and checks the rulebook's numbers.
 Run it with ``python examples/autorama_examples.py``.
+
+Each example returns an :class:`Illustration`: the game before the example's commands and after
+them, and the seat whose view to draw. The ``autorama_example_*.py`` scripts hand it to the docs,
+which draw the two tables beside the example's text, so a picture shows the very position whose
+numbers were checked.
 """
 
 from __future__ import annotations
+
+import attrs
 
 from avanti import autorama
 from avanti.autorama import (
@@ -23,6 +30,18 @@ from avanti.autorama import (
 
 PLAYERS = ("Isaac", "Becky", "Chloe")
 ISAAC, BECKY, CHLOE = 0, 1, 2
+
+
+@attrs.frozen
+class Illustration:
+    """A worked example: the game before its commands and after them."""
+
+    before: Game
+    after: Game
+    """``before`` with the example's commands executed."""
+    seat: int | None
+    """Whose view the pictures show: the player the example follows, or ``None`` for a
+    spectator where it follows every player (F2: a seat sees only its own cash and hand)."""
 
 
 def start(scenario: Scenario, first: int = ISAAC) -> Game:
@@ -48,12 +67,13 @@ def cash_line(game: Game) -> str:
     )
 
 
-def auction() -> None:
-    """Phase 1: Isaac bids 3, Becky 4; Chloe and Isaac pass; Becky pays 4."""
-    game = start(Scenario(advisor_deck=(8, 11, 15), vehicle_deck=(1, 2, 3), check_deck=(0, 2, 3)))
+def auction() -> Illustration:
+    """Phase 1: Isaac bids 3, Becky 4; Chloe and Isaac pass; Becky pays 4. The auction is open
+    (F4), so the pictures show it as a spectator sees it."""
+    before = start(Scenario(advisor_deck=(8, 11, 15), vehicle_deck=(1, 2, 3), check_deck=(0, 2, 3)))
     game = play(
         "Phase 1: an auction",
-        game,
+        before,
         Bid(ISAAC, 3),
         Bid(BECKY, 4),
         Pass(CHLOE),
@@ -62,19 +82,22 @@ def auction() -> None:
     print("  Cash:", cash_line(game))
     assert game.state.advisors == ((11,), (15,), (8,))
     assert game.state.cash == (26, 24, 28)
+    return Illustration(before, game, seat=None)
 
 
-def fleet_manager() -> None:
-    """Phase 2: the Fleet Manager raised to 33 takes the 30; the General Manager earns 4."""
+def fleet_manager() -> Illustration:
+    """Phase 2: the Fleet Manager raised to 33 takes the 30; the General Manager earns 4. The
+    pictures follow Becky, who raises her Fleet Manager."""
     scenario = Scenario(
         phase=Phase.BUYING,
         vehicle_deck=(9, 12, 30),
         check_deck=(0, 2, 3),
         advisors=((21,), (15,), (29,)),
     )
+    before = start(scenario, first=CHLOE)
     game = play(
         "Phase 2: the Fleet Manager raised to 33",
-        start(scenario, first=CHLOE),
+        before,
         PlayAdvisor(CHLOE, 29),
         PlayAdvisor(ISAAC, 21),
         PlayAdvisor(BECKY, 15, boost=True),
@@ -83,10 +106,12 @@ def fleet_manager() -> None:
     assert game.state.vehicles == ((9,), (30,), (12,))
     assert game.state.cash == (28, 25, 32)
     assert game.state.kept[ISAAC] == (21,)
+    return Illustration(before, game, seat=BECKY)
 
 
-def mechanic() -> None:
-    """Phase 3: Chloe's 14 is lowest; her Mechanic gets the 7 and Becky gets the 0."""
+def mechanic() -> Illustration:
+    """Phase 3: Chloe's 14 is lowest; her Mechanic gets the 7 and Becky gets the 0. The pictures
+    follow Chloe, from the reveal of the offers (before her Mechanic) to the checks."""
     scenario = Scenario(
         phase=Phase.SELLING,
         check_deck=(13, 7, 0),
@@ -102,10 +127,12 @@ def mechanic() -> None:
         UseMechanic(CHLOE),
     )
     assert game.state.checks == ((13,), (0,), (7,))
+    return Illustration(game.undo(), game, seat=CHLOE)
 
 
-def scoring() -> None:
-    """Scoring: the Controller, Restoration Specialist and Financial Advisor examples."""
+def scoring() -> Illustration:
+    """Scoring: the Controller, Restoration Specialist and Financial Advisor examples. Each
+    player shows one of them, so the pictures show the table as a spectator sees it."""
     scenario = Scenario(
         phase=Phase.SELLING,
         check_deck=(12, 10, 2),
@@ -114,9 +141,10 @@ def scoring() -> None:
         kept=((10, 12), (22, 23), (25, 26, 27)),
         cash=(0, 0, 2),
     )
+    before = start(scenario)
     game = play(
         "Scoring",
-        start(scenario),
+        before,
         Offer(ISAAC, (20,)),
         Offer(BECKY, (30,)),
         Offer(CHLOE, (1,)),
@@ -139,6 +167,7 @@ def scoring() -> None:
     assert [(a.check, a.worth) for a in becky.assignments] == [(2, 4), (8, 16)]
     assert becky.check_total == 32
     assert (chloe.cash, chloe.bonus) == (2, 6)
+    return Illustration(before, game, seat=None)
 
 
 def main() -> None:

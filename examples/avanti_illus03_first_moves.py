@@ -8,15 +8,24 @@ Isabella 2: neither lands on another car, so each moves once (A11).
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, JACK, check, drive, first_round
+from avanti_positions import ISABELLA, JACK, Illustration, check, drive, first_round
+
+
+def illustration() -> Illustration:
+    """Every card is laid; then Jack and Isabella drive, as a spectator sees it."""
+    before = first_round()
+    after, _ = drive(before, JACK, ISABELLA)
+    return Illustration(before, after, seat=None)
 
 
 def main() -> None:
     print("Illus. 3: every card is laid; Jack, the run's starting player, drives first (A10).")
-    game, moves = drive(first_round(), JACK, ISABELLA)
-    check(moves[0].hops == (3,), "Jack moves his car 3 spaces ahead")
-    check(moves[1].hops == (2,), "Isabella drives 2 spaces")
-    check(game.state.distances[:2] == (3, 2), "Jack stands 3 spaces past the marker, Isabella 2")
+    shown = illustration()
+    jack, isabella = shown.moves
+    check(jack.hops == (3,), "Jack moves his car 3 spaces ahead")
+    check(isabella.hops == (2,), "Isabella drives 2 spaces")
+    distances = shown.after.state.distances
+    check(distances[:2] == (3, 2), "Jack stands 3 spaces past the marker, Isabella 2")
 
 
 if __name__ == "__main__":

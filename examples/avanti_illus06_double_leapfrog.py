@@ -6,18 +6,35 @@ goes on 3 more; there stands Tina, so 3 more again. He stops 9 spaces out, 3 beh
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, JACK, STEVE, TINA, WILLIAM, check, drive, first_round
+from avanti_positions import (
+    ISABELLA,
+    JACK,
+    STEVE,
+    TINA,
+    WILLIAM,
+    Illustration,
+    check,
+    drive,
+    first_round,
+)
+
+
+def illustration() -> Illustration:
+    """Everyone else has driven; then William drives, as he sees it."""
+    before, _ = drive(first_round(), JACK, ISABELLA, TINA, STEVE)
+    after, _ = drive(before, WILLIAM)
+    return Illustration(before, after, seat=WILLIAM)
 
 
 def main() -> None:
     print("Illus. 6: William's 3 meets Jack, then Tina, and stops 3 spaces behind Steve.")
-    game, moves = drive(first_round(), JACK, ISABELLA, TINA, STEVE, WILLIAM)
-    william = moves[4]
+    shown = illustration()
+    (william,) = shown.moves
     check(william.number == 3, "William plays his 3")
     check(william.bumped == (JACK, TINA), "he first encounters Jack, then Tina")
     check(william.hops == (3, 6, 9), "he hops from 3 to 6 to 9")
-    gap = game.state.distances[STEVE] - game.state.distances[WILLIAM]
-    check(gap == 3, "he terminates his run 3 spaces behind Steve")
+    distances = shown.after.state.distances
+    check(distances[STEVE] - distances[WILLIAM] == 3, "he terminates his run 3 spaces behind Steve")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from avanti_positions import (
     STEVE,
     TINA,
     WILLIAM,
+    Illustration,
     check,
     drive,
     first_round,
@@ -23,15 +24,24 @@ from avanti_positions import (
 from avanti import TollPaid
 
 
+def illustration() -> Illustration:
+    """Four cars have driven; William drives last, and Steve collects, as Steve sees it."""
+    before, _ = drive(first_round(), JACK, ISABELLA, TINA, STEVE)
+    after, _ = drive(before, WILLIAM)
+    return Illustration(before, after, seat=STEVE)
+
+
 def main() -> None:
     print("Illus. 7: after the first round Steve leads and collects.")
-    game, _ = drive(first_round(), JACK, ISABELLA, TINA, STEVE, WILLIAM)
+    shown = illustration()
+    game = shown.after
     board, marker = game.setup.board, 31
     for seat in (WILLIAM, JACK, ISABELLA, TINA):
         space = (marker + game.state.distances[seat]) % board.track_length
         print(f"  {PLAYERS[seat]} stands on road space {space}: {board.track[space]!r}")
-    paid = [(e.payer, e.amount) for e in game.events if isinstance(e, TollPaid)]
-    check(all(e.payee == STEVE for e in game.events if isinstance(e, TollPaid)), "Steve collects")
+    tolls = [event for event in shown.events if isinstance(event, TollPaid)]
+    paid = [(e.payer, e.amount) for e in tolls]
+    check(all(e.payee == STEVE for e in tolls), "Steve collects")
     check((WILLIAM, 1000) in paid, "William pays 1,000")
     check((JACK, 100) in paid, "Jack pays 100")
     check((ISABELLA, 300) in paid, "Isabella pays 300")

@@ -12,13 +12,14 @@ takes the lead, so she collects.
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, PLAYERS, STEVE, check, play
+from avanti_positions import ISABELLA, PLAYERS, STEVE, Illustration, check, play
 
 import avanti
 from avanti import BankPaid, BankPayment, Drive, FigureRetreated, Phase, Scenario, TollPaid
 
 
-def main() -> None:
+def illustration() -> Illustration:
+    """Isabella drives into the lead and Steve cannot pay her, as Steve sees it."""
     scenario = Scenario(
         marker=31,
         distances=(6, 25, 10, 9, 15),
@@ -29,10 +30,14 @@ def main() -> None:
         phase=Phase.DRIVING,
         round=2,
     )
-    game = avanti.new_game(PLAYERS, 1, scenario=scenario)
+    before = avanti.new_game(PLAYERS, 1, scenario=scenario)
+    return Illustration(before, play(before, Drive(ISABELLA)), seat=STEVE)
+
+
+def main() -> None:
     print("Illus. 8: Isabella drives into the lead; Steve owes her 1,000 and has 300.")
-    after = play(game, Drive(ISABELLA))
-    new = after.events[game.version :]
+    shown = illustration()
+    after, new = shown.after, shown.events
     check(
         FigureRetreated(STEVE, 1, 0) in new,
         "Steve has to move backward on the island path, from space 1 to the start",

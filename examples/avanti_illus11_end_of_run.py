@@ -9,15 +9,31 @@ and Tina stand on parking lots. Because a car reached the marker, the run ends (
 
 from __future__ import annotations
 
-from avanti_positions import JACK, STEVE, TINA, WILLIAM, check, last_round
+from avanti_positions import (
+    JACK,
+    STEVE,
+    TINA,
+    WILLIAM,
+    Illustration,
+    check,
+    end_of_run,
+    last_round,
+)
 
-from avanti import CarMoved, RunEnded, TollPaid
+from avanti import RunEnded, TollPaid
+
+
+def illustration() -> Illustration:
+    """The run's last round: Tina, William and Jack drive, as a spectator sees it."""
+    before = end_of_run()
+    return Illustration(before, last_round(before), seat=None)
 
 
 def main() -> None:
     print("Illus. 11: the last round of a delivery run.")
-    game = last_round()
-    moves = {e.seat: e for e in game.events if isinstance(e, CarMoved)}
+    shown = illustration()
+    game = shown.after
+    moves = {move.seat: move for move in shown.moves}
     check(moves[TINA].hops[-1] >= game.setup.board.track_length, "Tina reaches the event marker")
     check(moves[WILLIAM].bumped == (TINA,), "William passes Tina")
     check(moves[JACK].bumped == (STEVE,), "Jack uses Steve's parked car")

@@ -14,17 +14,23 @@ William. The seven lots pay 2,500 in all.
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, JACK, STEVE, TINA, WILLIAM, check, last_round
+from avanti_positions import ISABELLA, JACK, STEVE, TINA, WILLIAM, Illustration, check, last_round
 
 from avanti import AtmWithdrawn
 
 
+def illustration() -> Illustration:
+    """Jack's drive ends the run and the parking lots pay out, as a spectator sees it."""
+    after = last_round()
+    return Illustration(after.undo(), after, seat=None)
+
+
 def main() -> None:
     print("Illus. 13: the run of Illus. 11 ends; everyone withdraws at the ATMs.")
-    game = last_round()
+    shown = illustration()
     got = dict.fromkeys(range(5), 0)
     lots: dict[int, list[int]] = {seat: [] for seat in range(5)}
-    for event in game.events:
+    for event in shown.events:
         if isinstance(event, AtmWithdrawn):
             got[event.seat] += event.amount
             lots[event.seat].append(event.amount)

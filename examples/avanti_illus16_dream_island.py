@@ -8,13 +8,14 @@ game ends at once, without withdrawing or investing, and the figure furthest ahe
 
 from __future__ import annotations
 
-from avanti_positions import ISABELLA, PLAYERS, STEVE, check, play
+from avanti_positions import ISABELLA, PLAYERS, STEVE, Illustration, check, play
 
 import avanti
 from avanti import AtmWithdrawn, Drive, FigureAdvanced, Phase, Scenario
 
 
-def main() -> None:
+def illustration() -> Illustration:
+    """Steve makes the last move of the run and the game ends, as Steve sees it."""
     scenario = Scenario(
         marker=0,
         distances=(3, 20, 6, 30, 9),
@@ -24,10 +25,14 @@ def main() -> None:
         phase=Phase.DRIVING,
         round=4,
     )
-    game = avanti.new_game(PLAYERS, 1, scenario=scenario)
+    before = avanti.new_game(PLAYERS, 1, scenario=scenario)
+    return Illustration(before, play(before, Drive(STEVE)), seat=STEVE)
+
+
+def main() -> None:
     print("Illus. 16: Steve makes the last move of the run.")
-    after = play(game, Drive(STEVE))
-    new = after.events[game.version :]
+    shown = illustration()
+    after, new = shown.after, shown.events
     board = after.setup.board
     check(FigureAdvanced(STEVE, 1, 9, 12) in new, "Steve wins the run and moves to space 12")
     check(FigureAdvanced(ISABELLA, 2, 8, 10) in new, "Isabella comes second and moves to 10")

@@ -3,9 +3,15 @@
 Not an example of its own: each illustration script imports what it needs from here. The
 positions are on the library's default board, which the rulebook does not print; each is one
 that gives the rulebook's numbers.
+
+Each script's ``illustration()`` returns an :class:`Illustration`: the table before and after
+the illustration's commands. The script checks the rulebook's numbers on it, and the docs draw
+the same two tables beside the text, so a picture cannot disagree with the rules it shows.
 """
 
 from __future__ import annotations
+
+import attrs
 
 import avanti
 from avanti import CarMoved, Drive, Phase, PlayCard, Scenario
@@ -28,6 +34,28 @@ def play(game: avanti.Game, command: avanti.Command) -> avanti.Game:
     for event in after.events[game.version :]:
         print("  " + avanti.describe(event, after.setup))
     return after
+
+
+@attrs.frozen
+class Illustration:
+    """An illustration of the rulebook: the game before its commands and after them."""
+
+    before: avanti.Game
+    after: avanti.Game
+    """``before`` with the illustration's commands executed."""
+    seat: int | None
+    """Whose view the pictures show: the seat the illustration follows, or ``None`` for a
+    spectator (A30)."""
+
+    @property
+    def events(self) -> tuple[avanti.Event, ...]:
+        """The events of the illustration's commands, in order."""
+        return self.after.events[self.before.version :]
+
+    @property
+    def moves(self) -> tuple[CarMoved, ...]:
+        """The cars that moved in the illustration, in order, with every hop (A11)."""
+        return tuple(event for event in self.events if isinstance(event, CarMoved))
 
 
 # -- Illus. 3-7: the first round of a run ---------------------------------------------------------
@@ -74,9 +102,15 @@ and Steve on space 18 (30 out, toll 300). Tina (28 out), Jack (29) and William (
 with a 3, a 1 and a 3."""
 
 
-def last_round() -> avanti.Game:
-    """Play the last round of the run: Tina, William and Jack drive, in that order (A10)."""
-    game = avanti.new_game(PLAYERS, 1, scenario=END_OF_RUN)
+def end_of_run() -> avanti.Game:
+    """The run of Illus. 11-13 before its last round: Tina, William and Jack still drive."""
+    return avanti.new_game(PLAYERS, 1, scenario=END_OF_RUN)
+
+
+def last_round(game: avanti.Game | None = None) -> avanti.Game:
+    """Play the last round of the run from ``game`` (default: :func:`end_of_run`): Tina, William
+    and Jack drive, in that order (A10)."""
+    game = end_of_run() if game is None else game
     check(game.state.order == (TINA, WILLIAM, JACK), "Tina's car is last, so she drives first")
     for seat in game.state.order:
         game = play(game, Drive(seat))

@@ -12,6 +12,7 @@ import pytest
 from avanti.bots import BOT_KINDS, RandomBot
 from avanti.bots.driver import play
 from avanti.bots.kit import kit_for, make_bot
+from avanti.bots.seeds import game_seed
 from avanti.bots.simulate import Plan, Rate, run, summarize, wilson
 from avanti.catalog import GAMES, GameInfo, game_info
 from avanti.core import Rng, search
@@ -202,7 +203,7 @@ def test_simulation_is_the_same_on_one_or_two_workers() -> None:
     one = run(plan, workers=1)
     two = run(plan, workers=2)
     assert one == two
-    assert [r.seed for r in one] == list(range(11, 17))
+    assert [r.seed for r in one] == [game_seed(11, i) for i in range(6)]
     assert one[1].bots == ("random", "search", "heuristic")
 
 

@@ -415,7 +415,7 @@ def test_simulate_prints_tables_with_intervals() -> None:
     )
     assert code == 0
     assert (
-        "Avanti mare!: 4 games, seeds 0 to 3, bots random, random (fixed seats), 1 worker" in text
+        "Avanti mare!: 4 games, seed 0, bots random, random (fixed seats), 1 worker (local)" in text
     )
     assert "Wins by seat (95% Wilson interval)" in text
     assert "Wins by bot" in text
@@ -513,7 +513,8 @@ def test_the_command_line_reports_library_errors_in_one_line_and_bugs_in_full(
     assert run("simulate", "--game", "mare", "--bots", "random,nonsense")[0] == 1
     assert (
         capsys.readouterr().err
-        == "avanti: unknown bot 'nonsense'; choose from random, heuristic, search\n"
+        == "avanti: unknown bot 'nonsense'; choose from random, heuristic, search "
+        "(or name a bot of your own as module:attribute)\n"
     )
 
     def broken(*args: object) -> int:

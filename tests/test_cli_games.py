@@ -178,7 +178,7 @@ def test_simulate_avanti_reports_runs_per_game() -> None:
         "1",
     )
     assert code == 0
-    assert "Avanti: 3 games, seeds 0 to 2, bots heuristic, random, random (fixed seats)" in text
+    assert "Avanti: 3 games, seed 0, bots heuristic, random, random (fixed seats)" in text
     assert "runs" in text
     code, data = run("simulate", "--game", "avanti", "--games", "2", "--players", "3", "--json")
     assert code == 0

@@ -38,6 +38,12 @@ PYTHON: tuple[Entry, ...] = (
     ("Exception", "py:exception", "library/exceptions.html#$"),
     ("ValueError", "py:exception", "library/exceptions.html#$"),
     ("KeyError", "py:exception", "library/exceptions.html#$"),
+    ("concurrent.futures.Future", "py:class", "library/concurrent.futures.html#$"),
+    (
+        "concurrent.futures._base.Future",
+        "py:class",
+        "library/concurrent.futures.html#concurrent.futures.Future",
+    ),
     ("RuntimeError", "py:exception", "library/exceptions.html#$"),
     ("abc.ABC", "py:class", "library/abc.html#$"),
     ("enum.Enum", "py:class", "library/enum.html#$"),

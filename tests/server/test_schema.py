@@ -525,6 +525,8 @@ PATHS = {
     "/schemas/{game}": {"get"},
     "/games": {"get", "post"},
     "/games/{id}": {"get"},
+    "/catalog": {"get"},
+    "/games/{id}/table": {"get"},
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
     "/games/{id}/stream": {"get"},
@@ -723,6 +725,13 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         path = f"/games/{created['id']}"
         mine = replies.call("GET", path, 200, "SeatState", token)
         assert mine["seat"] == 0
+        served_games = replies.call("GET", "/catalog", 200, "Catalog")
+        assert [game["name"] for game in served_games["games"]] == list(catalog.GAMES)
+        table = replies.call("GET", f"{path}/table", 200, "SeatTable", token)
+        assert table["seat"] == 0
+        assert table["svg"].startswith("<svg")
+        replies.call("GET", f"{path}/table?after=100000", 400, "Error", token)
+        replies.call("GET", f"{path}/table", 401, "Error", "not-a-token")
         bot = f"{path}/seats/0/bot"
         replies.call("PUT", bot, 200, "SeatBot", token, json={"bot": "random"})
         replies.call("DELETE", bot, 200, "SeatBot", token)

@@ -28,6 +28,7 @@ from avanti.autorama.commands import (
     UseMechanic,
 )
 from avanti.autorama.describe import advisor_name, describe
+from avanti.autorama.encoding import AutoramaEncoding, encoding
 from avanti.autorama.events import (
     AdvisorHired,
     AdvisorPlayed,
@@ -77,6 +78,7 @@ __all__ = [
     "AdvisorPlayed",
     "AdvisorsRevealed",
     "Assignment",
+    "AutoramaEncoding",
     "Bid",
     "BidPlaced",
     "BonusReceived",
@@ -126,6 +128,7 @@ __all__ = [
     "describe",
     "dollars",
     "dumps",
+    "encoding",
     "evolve",
     "execute",
     "kind_of",

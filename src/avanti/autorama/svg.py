@@ -350,12 +350,13 @@ class _Drawing:
         view = self.view
         assert self.own is not None
         color = self.color(self.own)
+        # A click on an advisor plays it (F4), on a vehicle picks the offers holding it (F9).
         rows = (
-            ("Advisors", view.advisors, self.advisor),
-            ("Vehicles", view.vehicles, self.vehicle),
-            ("Checks", view.checks, self.check),
+            ("Advisors", view.advisors, self.advisor, "data-advisor"),
+            ("Vehicles", view.vehicles, self.vehicle, "data-vehicles"),
+            ("Checks", view.checks, self.check, None),
         )
-        height = 34 + sum(_CARD_H + 10 if cards else 22 for _, cards, _ in rows)
+        height = 34 + sum(_CARD_H + 10 if cards else 22 for _, cards, _, _ in rows)
         body.append(
             element(
                 "rect",
@@ -385,7 +386,7 @@ class _Drawing:
             )
         )
         top = y + 34
-        for caption, cards, draw in rows:
+        for caption, cards, draw, hook in rows:
             if self.labels:
                 body.append(text(24, top + 16, caption, font_size=11, fill=_MUTED))
             if not cards:
@@ -394,7 +395,10 @@ class _Drawing:
                 continue
             x = 100
             for card in cards:
-                body.append(draw(x, top, card))
+                drawn = draw(x, top, card)
+                if hook is not None:
+                    drawn.set(hook, str(card))
+                body.append(drawn)
                 x += _CARD_W + 6
             top += _CARD_H + 10
         return y + height + 10

@@ -9,6 +9,7 @@ from avanti.avanti.board import DEFAULT_BOARD, Board, Space, SpaceKind, load_boa
 from avanti.avanti.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.avanti.deck import DEFAULT_DECK, Deck, PowerCard, is_yellow, load_deck
 from avanti.avanti.describe import describe
+from avanti.avanti.encoding import AvantiEncoding, encoding
 from avanti.avanti.events import (
     AtmWithdrawn,
     BankPaid,
@@ -82,6 +83,7 @@ __all__ = [
     "MAX_TRACK_LENGTH",
     "RULES",
     "AtmWithdrawn",
+    "AvantiEncoding",
     "AvantiError",
     "BankPaid",
     "BankPayment",
@@ -137,6 +139,7 @@ __all__ = [
     "decide",
     "describe",
     "dumps",
+    "encoding",
     "evolve",
     "execute",
     "is_yellow",

@@ -551,7 +551,8 @@ class _Drawing:
         if self.labels:
             away = _SPACE_R + 9
             parts.append(_label(x - nx * away, y - ny * away + 3, str(space), 9, fill=_MUTED))
-        return element("g", {"text-anchor": "middle"}, parts)
+        hook = {"data-command": "PlaceEventMarker", "data-space": space}  # a click places (A7)
+        return element("g", {"text-anchor": "middle", **hook}, parts)
 
     def car_at(self, seat: int, pile: int) -> tuple[float, float, float, float]:
         """Where ``seat``'s car is drawn: outside its road space, ``pile`` cars further out."""
@@ -844,13 +845,16 @@ class _Drawing:
             stroke=_PAPER,
         )
 
-    def badge(self, x: float, y: float, number: int, *, chosen: bool = False) -> ET.Element:
+    def badge(
+        self, x: float, y: float, number: int, *, chosen: bool = False, hook: bool = False
+    ) -> ET.Element:
         """A card's number: yellow (1-3, a card is drawn after driving it) or red (4-7) (A3, A13);
-        ringed when it is the number chosen for a laid card (A8)."""
+        ringed when it is the number chosen for a laid card (A8); with ``hook``, marked as the
+        number a click on it lays the card for."""
         yellow = is_yellow(number)
         return element(
             "g",
-            {},
+            {"data-number": number if hook else None},
             [
                 _shape(
                     "circle",
@@ -906,13 +910,21 @@ class _Drawing:
             ]
             for place, number in enumerate(self.deck.cards[card].numbers):
                 parts.append(
-                    self.badge(x + 17 + place * 22, y + 56, number, chosen=number == chosen)
+                    self.badge(
+                        x + 17 + place * 22,
+                        y + 56,
+                        number,
+                        chosen=number == chosen,
+                        hook=chosen is None,
+                    )
                 )
             if chosen is not None:
                 parts.append(
                     _label(x + 39, y + 91, f"laid: drive {chosen}", 10, text_anchor="middle")
                 )
-            yield element("g", {"class": "card" if chosen is None else "card laid"}, parts)
+            # A click on a card in hand (or on one of its numbers) lays it (A8).
+            hook = {"data-command": "PlayCard", "data-card": card} if chosen is None else {}
+            yield element("g", {"class": "card" if chosen is None else "card laid", **hook}, parts)
 
     def last_words(self) -> Iterator[ET.Element]:
         """The last move in words, as :func:`~avanti.describe` tells it."""

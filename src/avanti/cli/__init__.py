@@ -4,13 +4,16 @@
 - ``avanti play [--human 0,2]``: people and bots at one table; ``save FILE`` at any prompt. A
   seat is shown only what it may see; the seed is a secret random one unless ``--seed`` is given.
 - ``avanti simulate --game G --games N --bots random,heuristic,...``: many games in parallel,
-  with win rates (95% Wilson intervals) and game lengths; ``--json``, ``--plot FILE.png``.
+  with win rates (95% Wilson intervals) and game lengths; ``--json [FILE]``, ``--plot FILE.png``,
+  ``--engine ray``, ``--resume``.
+- ``avanti tournament --bots heuristic,random,search``: every seat order, with ratings.
 - ``avanti replay FILE [--step] [--seat N]``: a saved game command by command, whole or as one
   seat saw it.
 - ``avanti validate FILE``: exit 0 when a saved game is valid, 1 with the reason when not.
 - ``avanti odds --game mare``: the exact odds of Avanti mare!.
 - ``avanti serve [--database FILE_OR_URI] [--host H] [--port P]``: the game server, HTTP and
   WebSocket (the ``server`` extra).
+- ``avanti --version``: the library's version, ``avanti.__version__``.
 
 :func:`main` takes its arguments, output and input as parameters, so it can be driven in-process.
 """
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from avanti import __version__
 from avanti.bots import BOT_KINDS
 from avanti.catalog import DEFAULT_GAME, GAMES
 from avanti.cli.serve import add_arguments as serve_arguments
@@ -48,7 +52,11 @@ EXAMPLES = {
     ),
     "simulate": (
         "avanti simulate --game mare --games 200 --bots heuristic,random --rotate",
-        "avanti simulate --players 4 --games 50 --json",
+        "avanti simulate --players 4 --games 50 --engine ray --json results.json",
+    ),
+    "tournament": (
+        "avanti tournament --game mare --bots heuristic,random,search --seats 2 --rounds 20",
+        "avanti tournament --bots heuristic,random --format gauntlet --json t.json --resume",
     ),
     "replay": ("avanti replay game.json --step", "avanti replay game.json --seat 1"),
     "validate": ("avanti validate game.json",),
@@ -103,12 +111,43 @@ def _game_options(command: argparse.ArgumentParser, seed: int | None = 7) -> Non
     )
 
 
+def _run_options(command: argparse.ArgumentParser, grow: str) -> None:
+    """The options ``simulate`` and ``tournament`` share: engine, seed, files, resumption."""
+    command.add_argument(
+        "--engine", choices=["local", "ray"], default="local", help="where games run (local)"
+    )
+    command.add_argument("--address", default=None, help="an existing Ray cluster's address")
+    command.add_argument(
+        "--workers", type=int, default=None, help="processes or Ray tasks (default: CPUs)"
+    )
+    command.add_argument(
+        "--seed", type=int, default=None, help="the root of every game's seed (default 0)"
+    )
+    command.add_argument("--iterations", type=int, default=None, help="the search bot's budget")
+    command.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="FILE",
+        help="write every game and the results to FILE as they finish (alone: print as JSON)",
+    )
+    command.add_argument(
+        "--resume",
+        action="store_true",
+        help=f"go on with the run in --json FILE (a larger --{grow} plays more)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     """The argument parser of the ``avanti`` command."""
     top = argparse.ArgumentParser(
         prog="avanti",
         description="Play, watch, simulate and check games of Avanti and its kin.",
         epilog="'avanti COMMAND --help' shows a command's options and examples.",
+    )
+    top.add_argument(
+        "--version", action="version", version=f"avanti {__version__}", help="print the version"
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     kinds = ", ".join(BOT_KINDS)
@@ -132,21 +171,40 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = _add_command(sub, "simulate", "many games between bots, with win rates")
     _game_option(simulate, sorted(GAMES), DEFAULT_GAME)
-    simulate.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    simulate.add_argument("--games", type=int, default=None, help="how many games (default 100)")
     simulate.add_argument(
-        "--bots", default=None, help="one bot per seat, e.g. heuristic,random (default random)"
+        "--bots",
+        default=None,
+        help="one bot per seat, e.g. heuristic,random or mybots:Greedy (default random)",
     )
     simulate.add_argument(
         "--players", type=int, default=None, help="number of seats, with a single bot"
     )
-    simulate.add_argument("--workers", type=int, default=None, help="processes (default: CPUs)")
-    simulate.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default 0)")
     simulate.add_argument(
         "--rotate", action="store_true", help="move the bots one seat on every game"
     )
-    simulate.add_argument("--iterations", type=int, default=None, help="the search bot's budget")
-    simulate.add_argument("--json", action="store_true", help="print the results as JSON")
+    _run_options(simulate, "games")
     simulate.add_argument("--plot", type=Path, default=None, help="draw win rates to a PNG file")
+
+    tournament = _add_command(sub, "tournament", "bots meet in every seat order; ratings")
+    _game_option(tournament, sorted(GAMES), DEFAULT_GAME)
+    tournament.add_argument(
+        "--bots", default=None, help="the entrants, e.g. heuristic,random,mybots:Greedy"
+    )
+    tournament.add_argument(
+        "--seats", type=int, default=None, help="seats per table (default: one per bot)"
+    )
+    tournament.add_argument(
+        "--rounds", type=int, default=None, help="times each seating is played (default 1)"
+    )
+    tournament.add_argument(
+        "--format",
+        choices=["round-robin", "gauntlet"],
+        default=None,
+        help="every table of bots, or the first bot against the rest (default round-robin)",
+    )
+    _run_options(tournament, "rounds")
+    tournament.add_argument("--plot", type=Path, default=None, help="draw ratings to a PNG file")
 
     replay = _add_command(sub, "replay", "print a saved game command by command")
     replay.add_argument("file", type=Path, help="a game saved as JSON")
@@ -176,6 +234,8 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         return play.play(args, out, inp)
     if args.command == "simulate":
         return simulate.simulate(args, out)
+    if args.command == "tournament":
+        return simulate.tournament(args, out)
     if args.command == "replay":
         return watch.replay(args, out, inp)
     if args.command == "validate":
@@ -219,7 +279,8 @@ def main(
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else 2
     try:
-        import rich  # noqa: F401
+        if args.command != "serve":  # the server draws nothing: avanti[server] is enough
+            import rich  # noqa: F401
     except ImportError:
         sys.stderr.write(
             "avanti: the command line needs rich: run python -m pip install '.[cli]' "

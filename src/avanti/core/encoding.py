@@ -123,6 +123,13 @@ class Encoding(ABC, Generic[CommandT, ViewT, EventT]):
         ``information_size`` numbers."""
 
     @property
+    def max_chance_outcomes(self) -> int | None:
+        """The most equally likely results one random draw of the game can have (a die's
+        faces, the cards of the largest shuffle), or ``None`` where the encoding does not say:
+        a tool that needs the bound (OpenSpiel's ``max_chance_outcomes``) then measures it."""
+        return None
+
+    @property
     def observation_size(self) -> int:
         """The length of :meth:`observation`."""
         return check_pieces(self.observation_pieces)

@@ -8,16 +8,28 @@ random events before it, which is how a replayed log is checked against its setu
 
 The bits come from SplitMix64 and unbiased integers from rejection sampling: the results are the
 same on every platform and Python version, and the global :mod:`random` state is never touched.
+
+**Scripted draws.** Search and learning tools (OpenSpiel's chance nodes) need to choose each
+random result themselves rather than take it from the seed. Inside ``with scripted(outcomes):``
+every :meth:`Rng.stream` of the current thread (a game's ``start`` shuffling its decks, a
+``decide`` rolling a die) returns a :class:`ScriptedStream` that gives ``outcomes`` in order as
+the results of :meth:`Stream.below` (``shuffled`` and ``choice`` are built on it) and raises
+:class:`DrawNeeded` with the bound ``n`` when it needs one more. No game code changes for it, and
+outside the block nothing does: ordinary play draws only from the seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from attrs import frozen
 
-__all__ = ["Rng", "Stream"]
+from avanti.core.errors import InvalidArgument
+
+__all__ = ["DrawNeeded", "Rng", "Script", "ScriptedStream", "Stream", "scripted"]
 
 T = TypeVar("T")
 
@@ -89,6 +101,92 @@ class Stream:
         return items[self.below(len(items))]
 
 
+class DrawNeeded(Exception):
+    """A scripted stream ran out: the command (or the start) needs one more result, uniform in
+    ``range(bound)``. Not an error of the game: whoever set the script chooses the result and
+    tries again with it appended (an OpenSpiel chance node with ``bound`` outcomes)."""
+
+    def __init__(self, bound: int) -> None:
+        super().__init__(f"one more random result is needed, from range({bound})")
+        self.bound = bound
+        """How many equally likely results the draw has: the ``n`` of ``below(n)``."""
+
+
+class Script:
+    """The results a scripted block hands out, and the bounds they were drawn under.
+
+    ``outcomes`` are given in order; :attr:`bounds` records the ``n`` of each ``below(n)`` that
+    took one, so a caller can check each result was in range and count what was used.
+    """
+
+    __slots__ = ("bounds", "outcomes")
+
+    def __init__(self, outcomes: Sequence[int]) -> None:
+        self.outcomes: tuple[int, ...] = tuple(outcomes)
+        """Every result to give, first to last."""
+        self.bounds: list[int] = []
+        """The bound of each result given so far (its length is how many were used)."""
+
+    @property
+    def used(self) -> int:
+        """How many of :attr:`outcomes` were given out."""
+        return len(self.bounds)
+
+
+class ScriptedStream(Stream):
+    """A stream whose results come from a :class:`Script` instead of the seed (see the module).
+
+    :meth:`below` gives the script's next result (refusing one outside ``range(n)`` with
+    :class:`~avanti.core.errors.InvalidArgument`) or raises :class:`DrawNeeded` when the script
+    is used up. Unbounded draws (:meth:`bits64`) have no chance node of finite size and are
+    refused.
+    """
+
+    __slots__ = ("_script",)
+
+    def __init__(self, script: Script) -> None:
+        self._state = 0
+        self._script = script
+
+    def bits64(self) -> int:
+        """Refused: a scripted stream gives only bounded results (``below``)."""
+        raise TypeError("a scripted stream gives only bounded draws (below, shuffled, choice)")
+
+    def below(self, n: int) -> int:
+        """The script's next result, which must lie in ``range(n)``.
+
+        :raises DrawNeeded: the script is used up (with ``bound == n``).
+        :raises InvalidArgument: the script's next result is not in ``range(n)``.
+        """
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, got {n}")
+        script = self._script
+        index = len(script.bounds)
+        if index >= len(script.outcomes):
+            raise DrawNeeded(n)
+        outcome = script.outcomes[index]
+        if not 0 <= outcome < n:
+            raise InvalidArgument(f"scripted result {outcome!r} is not in range({n})")
+        script.bounds.append(n)
+        return outcome
+
+
+_SCRIPT: ContextVar[Script | None] = ContextVar("avanti_rng_script", default=None)
+
+
+@contextmanager
+def scripted(outcomes: Sequence[int]) -> Iterator[Script]:
+    """Within the block, every :meth:`Rng.stream` (in this thread or task) draws from
+    ``outcomes`` in order, then raises :class:`DrawNeeded` (see the module). Yields the
+    :class:`Script`, to see how many results were used."""
+    script = Script(outcomes)
+    token = _SCRIPT.set(script)
+    try:
+        yield script
+    finally:
+        _SCRIPT.reset(token)
+
+
 @frozen
 class Rng:
     """The generator's state: the game's seed and how many random events came before.
@@ -100,8 +198,11 @@ class Rng:
     draws: int = 0
 
     def stream(self) -> Stream:
-        """The random source for the next random event."""
-        return Stream(self.seed, self.draws)
+        """The random source for the next random event (inside :func:`scripted`, the script's)."""
+        script = _SCRIPT.get()
+        if script is None:
+            return Stream(self.seed, self.draws)
+        return ScriptedStream(script)
 
     def advanced(self) -> Rng:
         """The generator after one more random event (what ``evolve`` stores)."""

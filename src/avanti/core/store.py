@@ -47,7 +47,8 @@ class MemoryEventStore(Generic[EventT]):
 
     def __init__(self) -> None:
         warnings.warn(
-            "avanti.core.MemoryEventStore is deprecated: use avanti.store.MemoryEventStore, "
+            "avanti.core.MemoryEventStore is deprecated and will be removed in 0.3: use "
+            "avanti.store.MemoryEventStore, "
             "or avanti.store.SQLiteEventStore to keep games on disk",
             DeprecationWarning,
             stacklevel=2,

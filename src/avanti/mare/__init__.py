@@ -17,6 +17,7 @@ from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, Inv
 from avanti.mare.chances import POLICIES, Odds, Policy, Tally, choose, odds, simulate
 from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
 from avanti.mare.describe import describe
+from avanti.mare.encoding import encoding
 from avanti.mare.events import (
     DieRolled,
     Event,
@@ -113,6 +114,7 @@ __all__ = [
     "decide",
     "describe",
     "dumps",
+    "encoding",
     "evolve",
     "execute",
     "legal_commands",

@@ -354,7 +354,8 @@ def _fish(fish: Fish, x: float, y: float, labels: bool, scale: float = 1.0) -> E
             )
         )
     transform = f"translate({_num(x)} {_num(y)})" + (f" scale({_num(scale)})" if scale != 1 else "")
-    return element("g", {"transform": transform}, parts)
+    hook = {"data-command": "MoveFish", "data-fish": fish.value}  # a click moves it (M4)
+    return element("g", {"transform": transform, **hook}, parts)
 
 
 def _piece_x(piece: int) -> float:

@@ -60,6 +60,7 @@ from avanti.core.errors import (
 from avanti.server.bots import BotRunner
 from avanti.server.limits import Buckets, ServerLimits, TokenBucket
 from avanti.server.log import LOGGER, log
+from avanti.server.pages import page_routes
 from avanti.server.push import Hub, Listener
 from avanti.server.schema import openapi, schemas
 from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
@@ -985,6 +986,7 @@ def create_app(
         Route("/games/{game_id}/seats/{seat}/bot", bind(Server.put_bot), methods=["PUT"]),
         Route("/games/{game_id}/seats/{seat}/bot", bind(Server.delete_bot), methods=["DELETE"]),
         WebSocketRoute("/games/{game_id}/stream", server.stream),
+        *page_routes(server),
     ]
     app = Starlette(
         routes=routes,

@@ -101,11 +101,20 @@ class Listener:
 class _Channel:
     """The listeners of one game and the newest version of it offered to them."""
 
-    __slots__ = ("known", "listeners")
+    __slots__ = ("known", "listeners", "newest")
 
     def __init__(self, known: int) -> None:
         self.listeners: set[Listener] = set()
         self.known = known
+        self.newest: AnyGame | None = None
+
+    def offer(self, game: AnyGame) -> None:
+        """Offer a version of the game to every listener, and keep it for those who join."""
+        self.known = max(self.known, game.version)
+        if self.newest is None or game.version > self.newest.version:
+            self.newest = game
+        for listener in list(self.listeners):
+            listener.offer(game)
 
 
 class Hub:
@@ -152,6 +161,8 @@ class Hub:
             )
         channel.listeners.add(listener)
         channel.known = max(channel.known, listener.last)
+        if channel.newest is not None:  # offered while the listener was loading the game
+            listener.offer(channel.newest)
 
     def leave(self, listener: Listener) -> None:
         """Remove a listener that joined (and stop watching its game after the last)."""
@@ -164,9 +175,7 @@ class Hub:
         """Offer a version of a game to its listeners in this process."""
         channel = self._channels.get(game_id)
         if channel is not None:
-            channel.known = max(channel.known, game.version)
-            for listener in channel.listeners:
-                listener.offer(game)
+            channel.offer(game)
 
     async def _watch(self) -> None:
         """Offer each watched game to its listeners whenever its stored version passes the
@@ -212,9 +221,7 @@ class Hub:
             for game_id, game in loaded.items():
                 channel = self._channels.get(game_id)
                 if channel is not None and game.version > channel.known:
-                    channel.known = game.version
-                    for listener in list(channel.listeners):
-                        listener.offer(game)
+                    channel.offer(game)
 
     def _load(self, game_ids: list[str]) -> dict[str, AnyGame]:
         """In a worker thread: the games that moved (a game that cannot be loaded is logged

@@ -600,6 +600,38 @@ def _protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             description="Who plays a seat now: a bot, or (`null`) its person.",
         ),
         "Health": _obj({"status": {"const": "ok"}}),
+        "Catalog": _obj(
+            {
+                "games": {
+                    "type": "array",
+                    "items": _obj(
+                        {
+                            "name": {"enum": names},
+                            "title": _STRING,
+                            "min_players": _SEAT,
+                            "max_players": _SEAT,
+                            "default_players": {"type": "array", "items": _STRING},
+                        }
+                    ),
+                },
+                "bots": {"type": "array", "items": _STRING},
+            },
+            description="The games this server serves and the bots a game may seat (the "
+            "browser front end's lobby reads it).",
+        ),
+        "SeatTable": _obj(
+            {
+                "version": _VERSION,
+                "seat": _nullable(_SEAT),
+                "svg": _STRING,
+                "history": {
+                    "type": "array",
+                    "items": _obj({"position": _VERSION, "text": _STRING}),
+                },
+            },
+            description="A seat's table for the browser front end: its picture of the game "
+            "(SVG text) and the events it may see from `after` on, each in words.",
+        ),
         "StreamHello": _obj(
             {"token": _nullable(_STRING), "after": _VERSION},
             (),
@@ -694,6 +726,30 @@ def _paths(names: list[str]) -> dict[str, JSONValue]:
                 "responses": {
                     "200": _json(_ref("SeatState"), "The seat's game."),
                     "400": _error("bad-request: after is beyond the game's version."),
+                    "401": bad_token,
+                    "404": no_game,
+                    **other,
+                },
+            }
+        },
+        "/catalog": {
+            "get": {
+                "summary": "The games served and the bots a game may seat",
+                "responses": {"200": _json(_ref("Catalog"), "The catalog.")},
+            }
+        },
+        "/games/{id}/table": {
+            "get": {
+                "summary": "The token's seat's picture of the game and its history in words "
+                "(the browser front end's table)",
+                "security": bearer,
+                "parameters": [
+                    game_id,
+                    {"name": "after", "in": "query", "schema": _VERSION},
+                ],
+                "responses": {
+                    "200": _json(_ref("SeatTable"), "The seat's table."),
+                    "400": _error("bad-request: after is not a version of the game."),
                     "401": bad_token,
                     "404": no_game,
                     **other,

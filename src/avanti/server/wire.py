@@ -11,7 +11,7 @@ may know (see the docs page "Running untrusted games"): :attr:`~avanti.core.game
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from avanti.core.codec import JSONValue
 from avanti.core.game import Game
@@ -63,9 +63,10 @@ def dumps(value: object) -> str:
 
 
 def _plain(value: object) -> JSONValue:
-    """A codec's plain data as JSON values (tuples become lists)."""
-    result: JSONValue = json.loads(dumps(value))
-    return result
+    """A codec's plain data, typed as the JSON value it is: dicts with string keys, tuples and
+    lists, strings, numbers, booleans and ``None``, which :func:`dumps` writes as they are (a
+    tuple as an array), so no copy is made."""
+    return cast(JSONValue, value)
 
 
 def events_data(game: AnyGame, seat: int | None, after: int) -> list[JSONValue]:

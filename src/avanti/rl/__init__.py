@@ -1,0 +1,51 @@
+"""The games for learning and search tools: PettingZoo environments and OpenSpiel games.
+
+Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel). Every game of the catalog
+whose package offers an ``encoding`` (:mod:`avanti.core.encoding`) is served, through the
+catalog and the protocols only:
+
+- :func:`env`: a PettingZoo AEC environment, ``avanti.rl.env("mare", players=4)``
+  (:mod:`avanti.rl.aec`).
+- :func:`load_game`: an OpenSpiel game, ``avanti.rl.load_game("mare", players=2)``; importing
+  :mod:`avanti.rl.openspiel` registers every game as ``avanti_<name>`` for
+  ``pyspiel.load_game``.
+- :class:`~avanti.rl.table.Table`: what both stand on, a game with every random result left
+  open as an explicit draw (:mod:`avanti.rl.table`).
+
+The modules import their ecosystem only when used: ``avanti.rl.env`` never loads OpenSpiel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from avanti.rl.table import Position, Table
+
+if TYPE_CHECKING:
+    from avanti.rl.aec import AvantiEnv
+    from avanti.rl.openspiel import AvantiGame
+
+__all__ = ["Position", "Table", "env", "load_game"]
+
+
+def env(
+    name: str = "avanti",
+    players: int | None = None,
+    *,
+    observation: str = "view",
+    render_mode: str | None = None,
+) -> AvantiEnv:
+    """A PettingZoo AEC environment for a game of the catalog (:func:`avanti.rl.aec.env`)."""
+    from avanti.rl.aec import env as make
+
+    return make(name, players, observation=observation, render_mode=render_mode)
+
+
+def load_game(
+    name: str, players: int | None = None, document: str = "", history: Sequence[int] = ()
+) -> AvantiGame:
+    """An OpenSpiel game for a game of the catalog (:func:`avanti.rl.openspiel.load_game`)."""
+    from avanti.rl.openspiel import load_game as load
+
+    return load(name, players, document, history)

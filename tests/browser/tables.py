@@ -1,0 +1,220 @@
+"""A table page in the browser, driven and read by the tests, and the game played through it."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from avanti.store import GameStore
+from tests.browser.support import expected, hidden_problems, svg_data, svg_text
+from tests.server.support import PATIENCE, Served, wait_for
+
+__all__ = ["Table", "click_command", "open_tables", "play", "stored"]
+
+WAIT_MS = PATIENCE * 1000
+"""How long a page may take to show what it should (a guard against hanging, not a measure)."""
+
+_SNAPSHOT = """() => {
+    const table = document.querySelector('#table').dataset;
+    if (table.version === '-1' || table.pending !== 'false') return null;
+    const svg = document.querySelector('#picture svg');
+    const copy = document.documentElement.cloneNode(true);
+    copy.querySelector('#history').remove();
+    return {
+        text: svg.textContent,
+        data: [...svg.querySelectorAll('*')].flatMap(node => [...node.attributes]
+            .filter(a => a.name.startsWith('data-')).map(a => a.name.slice(5) + '=' + a.value)),
+        rows: Object.fromEntries([...svg.querySelectorAll('g.seat')].map(row => [
+            row.dataset.seat,
+            [...row.querySelectorAll('text')].map(t => t.textContent).join('\\n')])),
+        history: [...document.querySelectorAll('#history li')]
+            .map(li => [li.value - 1, li.textContent]),
+        buttons: [...document.querySelectorAll('#commands button.command:not(.all)')]
+            .map(b => b.dataset.notation),
+        page: copy.outerHTML,
+        version: document.querySelector('#table').dataset.version,
+    };
+}"""
+"""Everything :meth:`Table.check` reads of a page, in one round trip, once it shows a version
+with no command under way: the picture's text, ``data-*`` attributes and seat rows, the
+history, the command buttons, the page's HTML without its history and the version."""
+
+
+_STATE = """() => ({table: {...document.querySelector('#table').dataset},
+    status: document.querySelector('#status').textContent,
+    message: document.querySelector('#message').textContent, errors: []})"""
+"""What a page that is stuck shows, for the failure's message."""
+
+
+class Table:
+    """One seat's table page (``seat`` ``None``: a spectator's) in a browser context of its own."""
+
+    def __init__(self, page: Page, url: str, seat: int | None) -> None:
+        self.page = page
+        self.url = url
+        self.seat = seat
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def open(self) -> Table:
+        """Load the page."""
+        self.page.goto(self.url)
+        return self
+
+    def wait(self, version: int) -> None:
+        """Wait until the page shows ``version`` and has no command under way."""
+        try:
+            self.page.wait_for_selector(
+                f'#table[data-version="{version}"][data-pending="false"]',
+                state="attached",
+                timeout=WAIT_MS,
+            )
+        except PlaywrightError:
+            shown = self.page.evaluate(_STATE)
+            raise AssertionError(
+                f"seat {self.seat}'s page never showed {version}: {shown}"
+            ) from None
+
+    def catch_up(self, version: int) -> int:
+        """Wait until the page shows ``version`` or a later one, with no command under way;
+        the version it shows."""
+        try:
+            self.page.wait_for_function(
+                """least => { const t = document.querySelector('#table').dataset;
+                    return Number(t.version) >= least && t.pending === 'false'; }""",
+                arg=version,
+                timeout=WAIT_MS,
+            )
+        except PlaywrightError:
+            shown = self.page.evaluate(_STATE)
+            raise AssertionError(
+                f"seat {self.seat}'s page never reached {version}: {shown}"
+            ) from None
+        return int(self.page.get_attribute("#table", "data-version") or "-1")
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the page shows now (see :data:`_SNAPSHOT`)."""
+        handle = self.page.wait_for_function(_SNAPSHOT, timeout=WAIT_MS)
+        shown: dict[str, Any] = handle.json_value()
+        return shown
+
+    def message(self) -> str:
+        """The refusal or note shown, once it is shown."""
+        shown = self.page.locator("#message")
+        shown.wait_for(state="visible", timeout=WAIT_MS)
+        return shown.inner_text()
+
+    def check(self, load: Callable[[int], Any], name: str, since: int | None) -> Any:
+        """The page against the stored game as it was at the version the page shows (``load``
+        gives it): exactly the seat's picture, history and legal commands, and none of the
+        other seats' hidden facts in the page but its history older than ``since`` (``None``:
+        but its whole history). The game at that version."""
+        shown = self.snapshot()
+        game = load(int(shown["version"]))
+        want = expected(game, name, self.seat)
+        assert shown["text"] == svg_text(want["svg"]), (self.seat, game.version)
+        assert shown["data"] == svg_data(want["svg"]), (self.seat, game.version)
+        history = [(position, text) for position, text in shown["history"]]
+        assert history == [(line["position"], line["text"]) for line in want["history"]]
+        legal = [] if self.seat is None else game.legal_commands(self.seat)
+        assert shown["buttons"] == [game.notation(command) for command in legal]
+        if self.seat is not None:
+            newer = "\n".join(
+                text for position, text in history if since is not None and position >= since
+            )
+            rows = {int(seat): text for seat, text in shown["rows"].items()}
+            found = hidden_problems(name, game, self.seat, f"{shown['page']}\n{newer}", rows)
+            assert found == [], (self.seat, game.version, found)
+        assert self.errors == [], self.errors
+        return game
+
+
+def stored(served: Served, game_id: str, version: int | None = None) -> Any:
+    """The game as the server's store holds it now (or as it was at ``version``)."""
+    game = GameStore(served.store).load(game_id)
+    if version is None or version == game.version:
+        return game
+    return type(game).replay(game.setup, game.events[:version], verify=False)
+
+
+def open_tables(browser: Browser, served: Served, reply: Any, **context: Any) -> dict[int, Table]:
+    """A table page per seat with a token, each in a browser context of its own."""
+    tables: dict[int, Table] = {}
+    for seat in reply["seats"]:
+        if seat["token"] is None:
+            continue
+        page = browser.new_context(**context).new_page()
+        url = f"{served.url}/play/{reply['id']}#{seat['token']}"
+        tables[seat["seat"]] = Table(page, url, seat["seat"]).open()
+    return tables
+
+
+def click_command(table: Table, game: Any, command: Any) -> None:
+    """Choose ``command`` on its seat's page with the mouse: on the picture where the picture
+    has a place for it, else (or to pick among what the place fits) with its button."""
+    kind = type(command).__name__
+    picture = table.page.locator("#picture")
+    places = {
+        "PlaceEventMarker": lambda: f'[data-space="{command.space}"]',
+        "PlayCard": lambda: f'[data-card="{command.card}"] [data-number="{command.number}"]',
+        "MoveFish": lambda: f'[data-fish="{command.fish.value}"]',
+        "PlayAdvisor": lambda: f'[data-advisor="{command.advisor}"]',
+        "Offer": lambda: f'[data-vehicles="{command.vehicles[0]}"]',
+    }
+    notation = game.notation(command)
+    if kind in places:
+        picture.locator(places[kind]()).first.click(force=True)
+        if table.page.locator("#commands button.all").count() == 0:
+            return  # the click named one command and sent it
+    quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
+    table.page.locator(f'#commands button[data-notation="{quoted}"]').click(force=True)
+
+
+def _same(game: Any, version: int) -> Any:
+    return game
+
+
+def _past(served: Served, game_id: str, version: int) -> bool:
+    return served.store.stream(game_id).version > version
+
+
+def play(
+    served: Served,
+    game_id: str,
+    name: str,
+    tables: dict[int, Table],
+    rng: random.Random,
+    *,
+    act: Callable[[Table, Any, Any, int], bool] = lambda table, game, command, step: False,
+    moment: Callable[[Any, int], None] = lambda game, step: None,
+) -> Any:
+    """Play a game to its end through its pages: at every step each page is checked against
+    the stored game, then a random legal command of a waiting seat is clicked (``act`` may do
+    the step its own way and return True). The game at the end."""
+    since = 0
+    step = 0
+    while True:
+        game = stored(served, game_id)
+        for table in tables.values():
+            table.wait(game.version)
+            table.check(functools.partial(_same, game), name, since)
+        moment(game, step)
+        if game.is_over:
+            return game
+        seat = game.waiting[0]
+        command = rng.choice(list(game.legal_commands(seat)))
+        if not act(tables[seat], game, command, step):
+            click_command(tables[seat], game, command)
+        version = game.version
+        wait_for(functools.partial(_past, served, game_id, version), "the command to land")
+        since = game.version
+        step += 1

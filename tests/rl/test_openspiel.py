@@ -1,0 +1,238 @@
+"""OpenSpiel's own checks on every game and table size, its chance nodes against the library's
+draws, and its algorithms on the games (IS-MCTS, MCTS, CFR against mare's exact odds)."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import cfr, expected_game_score, ismcts, mcts
+
+import avanti.rl as rl
+from avanti import mare
+from avanti.catalog import GAMES
+from avanti.core.errors import DecodeError, InvalidArgument
+from avanti.core.rng import Stream
+from avanti.mare import FACES, Face, Options
+from avanti.rl.openspiel import AvantiState
+from avanti.rl.table import Table
+from tests.rl.conftest import tables
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_openspiel_random_sim_test_passes_with_serialization(name: str, players: int) -> None:
+    game = rl.load_game(name, players)
+    assert game.num_distinct_actions() == Table(name, players).encoding.num_actions
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_games_and_states_pickle_and_serialize(name: str) -> None:
+    game = rl.load_game(name)
+    state = game.new_initial_state()
+    stream = Stream(3, 0)
+    for _ in range(40):  # through the opening's draws and a few commands
+        actions = state.legal_actions()
+        state.apply_action(actions[stream.below(len(actions))])
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    again_game, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(again_game) == str(game)
+    assert str(again) == str(state)
+    assert again.history() == state.history()
+
+
+def test_game_type_says_sequential_explicit_chance_imperfect_information() -> None:
+    kind = rl.load_game("mare", 2).get_type()
+    assert kind.short_name == "avanti_mare"
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert (kind.min_num_players, kind.max_num_players) == (1, 6)  # M2
+
+
+def test_m3_a_roll_is_a_chance_node_of_six_faces_each_one_sixth() -> None:
+    game = rl.load_game("mare", 2)
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    assert state.legal_actions() == [0]  # Roll
+    state.apply_action(0)
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(k, 1 / 6) for k in range(6)]
+    for k, face in enumerate(FACES):
+        child = state.child(k)
+        assert isinstance(child, AvantiState)
+        assert child.position.game.events[0] == mare.DieRolled(0, face)
+
+
+@pytest.mark.parametrize(("name", "cards"), [("avanti", 27), ("autorama", 30)])
+def test_a_shuffles_first_card_is_uniform(name: str, cards: int) -> None:
+    """The start shuffles (A29, F3): the first chance node has one outcome per card, each
+    ``1/cards``: each card is as likely to be placed first as any other (Fisher-Yates from the
+    last card, see test_scripted_rng)."""
+    state = rl.load_game(name).new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(j, 1 / cards) for j in range(cards)]
+    state.apply_action(0)
+    assert state.chance_outcomes() == [(j, 1 / (cards - 1)) for j in range(cards - 1)]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_chance_outcomes_drawn_as_the_seed_draws_replay_the_seeded_game(name: str) -> None:
+    """Answer every chance node with what the seeded generator draws there: the game is the
+    one the library deals and plays from that seed, event for event."""
+    seed = 2026
+    table = Table(name, len(GAMES[name].default_players))
+    position = table.start()
+    seeded = table.new_game(seed)
+    picks = Stream(seed, 1 << 40)
+    streams: dict[int, Stream] = {}
+    for _ in range(120):
+        if position.is_over:
+            break
+        if position.bound:
+            draws = 0 if position.game is None else position.game.state.rng.draws
+            stream = streams.setdefault(draws, Stream(seed, draws))
+            position = table.draw(position, stream.below(position.bound))
+            continue
+        streams.clear()
+        commands = table.legal_commands(position)
+        command = commands[picks.below(len(commands))]
+        position = table.act(position, command)
+        seeded = seeded.execute(command)
+    assert position.game.events == seeded.events
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, GAMES[n].min_players) for n in GAMES])
+def test_round_trips_and_mask_equal_legal_commands_over_random_games(
+    name: str, players: int
+) -> None:
+    table = Table(name, players)
+    enc = table.encoding
+    for seed in (1, 2):
+        game = table.new_game(seed)
+        stream = Stream(seed, 1 << 40)
+        steps = 0
+        while not game.is_over and steps < 150:
+            for seat in range(players):
+                legal = game.legal_commands(seat)
+                mask = enc.mask(legal)
+                assert sorted(a for a in range(enc.num_actions) if mask[a]) == (
+                    enc.legal_actions(legal)
+                )
+                assert all(enc.command(enc.action_id(c), seat) == c for c in legal)
+                assert [enc.command(a, seat) in legal for a in range(enc.num_actions)] == mask
+            commands = game.legal_commands()
+            game = game.execute(commands[stream.below(len(commands))])
+            steps += 1
+
+
+def _play(game: Any, bots: dict[int, Any], seed: int, moves: int) -> Any:
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    made = 0
+    while not state.is_terminal() and made < moves:
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+            continue
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        made += 1
+    return state
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_openspiels_is_mcts_and_mcts_bots_play(name: str) -> None:
+    game = rl.load_game(name)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    searcher = ismcts.ISMCTSBot(
+        game,
+        evaluator,
+        uct_c=2.0,
+        max_simulations=4,
+        random_state=np.random.RandomState(1),
+        allow_inconsistent_action_sets=True,
+    )
+    planner = mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=np.random.RandomState(2))
+    seats = game.num_players()
+    bots = {seat: searcher if seat % 2 == 0 else planner for seat in range(seats)}
+    state = _play(game, bots, seed=3, moves=6 if name != "mare" else 500)
+    if name == "mare":
+        assert state.is_terminal()
+        assert sorted(state.returns()) in ([0.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0] * 3)
+
+
+def _late_position() -> list[int]:
+    """Action ids that lead, alone at the table, to boat 9 (pieces 10 and 11 left), the orange
+    fish on 10, the pink on 11, blue and yellow free (M4, M5)."""
+    history: list[int] = []
+    for face, rolls in ((Face.BLUE, 6), (Face.YELLOW, 6), (Face.ORANGE, 4), (Face.PINK, 5)):
+        history += [0, FACES.index(face)] * rolls
+    return history + [0, FACES.index(Face.RED)] * 9
+
+
+def test_cfr_finds_the_exact_odds_of_the_best_choice() -> None:
+    """One player backs the fish; the move after a free fish's colour is owed (M6, M9). From
+    the late position the best choice (mare.odds, "best-for-fish") frees a fish with chance
+    22/27; CFR's policy, after two iterations, plays it exactly."""
+    document = mare.new_game(["Ann"], seed=1, options=Options(free_fish_move_owed=True)).dumps()
+    game = rl.load_game("mare", 1, document, _late_position())
+    start = game.new_initial_state()
+    assert isinstance(start, AvantiState)
+    place = start.position.game.state
+    assert (place.boat, place.fish) == (9, (12, 10, 12, 11))
+    exact = mare.odds("best-for-fish", state=place)
+    assert exact.fish == Fraction(22, 27)
+    assert mare.odds("closest-to-boat", state=place).fish == Fraction(7, 9)  # the worse choice
+    solver = cfr.CFRSolver(game)
+    for _ in range(2):
+        solver.evaluate_and_update_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.current_policy()])
+    assert value[0] == pytest.approx(22 / 27, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_twins_that_differ_only_in_hidden_facts_look_the_same_to_the_seat(name: str) -> None:
+    """A twin of a position: the same log and views, the hidden facts drawn afresh by the
+    game's sampler (other hands, the draw pile, the generator). The seat to act gets the same
+    tensors, strings and legal actions in both."""
+    game = rl.load_game(name)
+    state = game.new_initial_state()
+    stream = Stream(9, 0)
+    checked = 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            actions = state.legal_actions()
+            state.apply_action(actions[stream.below(len(actions))])
+            continue
+        seat = state.current_player()
+        twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert twin.position.game.state != state.position.game.state  # the generator, at least
+        assert twin.observation_tensor(seat) == state.observation_tensor(seat)
+        assert twin.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert twin.observation_string(seat) == state.observation_string(seat)
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+        assert twin.legal_actions() == state.legal_actions()
+        actions = state.legal_actions()
+        state.apply_action(actions[stream.below(len(actions))])
+        checked += 1
+    assert checked == 8
+
+
+def test_a_document_of_another_table_or_game_is_refused() -> None:
+    document = mare.new_game(["Ann", "Bob", "Cy"], seed=1).dumps()
+    with pytest.raises(InvalidArgument, match="3 players, the table 2"):
+        Table("mare", 2).start_from(document)
+    with pytest.raises(DecodeError):
+        Table("autorama", 3).start_from(document)
+    position = Table("mare", 3).start_from(document)
+    assert position.seat == 0
+    assert position.game.version == 0

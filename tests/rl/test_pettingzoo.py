@@ -1,0 +1,88 @@
+"""PettingZoo's own checks on every game and table size, and what the environment shows."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import avanti.rl as rl
+from avanti import mare
+from avanti.core.errors import IllegalCommand, InvalidArgument, UnknownGame
+from tests.rl.conftest import tables
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_pettingzoo_api_and_seed_tests_pass(name: str, players: int) -> None:
+    with warnings.catch_warnings():
+        # PettingZoo warns about any Dict observation space, its classic games' shape too.
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(rl.env(name, players), num_cycles=300)
+        seed_test(lambda: rl.env(name, players), num_cycles=50)
+
+
+def test_m3_the_environment_plays_the_seeded_game() -> None:
+    env = rl.env("mare", 2)
+    env.reset(seed=5)
+    game = mare.new_game(["Ann", "Bob", "Cy"][:2], seed=5)
+    assert env.agent_selection == "player_0"
+    observation = env.observe("player_0")
+    assert observation["action_mask"].tolist() == [1, 0, 0, 0, 0, 0]  # only Roll (M3)
+    assert env.observe("player_1")["action_mask"].tolist() == [0] * 6
+    enc = mare.encoding(game.public_setup)
+    assert observation["observation"].tolist() == enc.observation(game.view(0))
+    env.step(0)
+    assert env.game.events == game.execute(mare.Roll(0)).events
+
+
+def test_rewards_are_the_games_returns() -> None:
+    env = rl.env("mare", 2)
+    env.reset(seed=11)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    expected = mare.new_game(["Ann", "Bob"], seed=11)
+    while not expected.is_over:
+        expected = expected.execute(expected.legal_commands()[0])
+    assert expected.outcome is not None
+    assert list(totals.values()) == list(expected.outcome.returns)
+
+
+def test_information_observations_and_renderings() -> None:
+    env = rl.env("mare", 2, observation="information", render_mode="ansi")
+    env.reset(seed=1)
+    assert env.observe("player_0")["observation"].shape == (3 * 2 + 77,)
+    text = env.render()
+    assert text is not None
+    assert "6:BOYP" in text  # every fish on piece 6 (M1)
+    svg = rl.env("mare", 2, render_mode="svg")
+    svg.reset(seed=1)
+    picture = svg.render()
+    assert picture is not None
+    assert picture.startswith("<svg")
+
+
+def test_bad_arguments_and_illegal_actions_are_refused() -> None:
+    with pytest.raises(UnknownGame):
+        rl.env("chess")
+    with pytest.raises(InvalidArgument, match="observation"):
+        rl.env("mare", observation="board")
+    with pytest.raises(InvalidArgument, match="render_mode"):
+        rl.env("mare", render_mode="human")
+    env = rl.env("mare", 2)
+    env.reset(seed=1)
+    with pytest.raises(IllegalCommand) as error:
+        env.step(5)  # SkipMove with no move offered (M6)
+    assert error.value.rule == "M6"
+    with pytest.raises(InvalidArgument, match="not None"):
+        env.step(None)
+    with pytest.raises(InvalidArgument, match="0 to 5"):
+        env.step(6)
+    assert env.game.version == 0

@@ -1,0 +1,1 @@
+"""Tests of the simulator, its engines and seeds, and tournaments."""
