@@ -91,7 +91,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
 
 
-@nox.session
+@nox.session(venv_backend="uv|venv")
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` over src, tests and examples."""
     session.install(
@@ -106,21 +106,24 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS, venv_backend="uv|venv")  # uv fills a venv in seconds, where found
 def tests(session: nox.Session) -> None:
-    """pytest with Hypothesis on every supported Python: on the first, under branch coverage;
-    on the others with the ``light`` Hypothesis profile and without ``LONG_RUNS``. The
-    PostgreSQL store's tests start a private PostgreSQL server of their own (Debian's
-    ``postgresql`` package), and the server's tests a uvicorn on a loopback port."""
+    """pytest with Hypothesis on every supported Python, one worker per core (pytest-xdist, a
+    test file to a worker): on the first, under branch coverage; on the others with the
+    ``light`` Hypothesis profile and without ``LONG_RUNS``. The PostgreSQL store's tests start a
+    private PostgreSQL server of their own (Debian's ``postgresql`` package), the server's tests
+    a uvicorn on a loopback port, the simulator's a local Ray cluster, and the browser tests a
+    headless Chromium (Debian's ``chromium`` package)."""
     session.install("-e", ".[test,cli,postgres,server,rl,ray]")
+    parallel = ["-n", os.environ.get("AVANTI_TEST_WORKERS", "auto"), "--dist", "loadfile"]
     if session.python == MAIN_PYTHON:
-        session.run("coverage", "run", "-m", "pytest", *session.posargs)
-        session.run("coverage", "report")
+        coverage = ["--cov", "--cov-report=term-missing:skip-covered", "--cov-fail-under=98"]
+        session.run("pytest", *parallel, *coverage, *session.posargs)
     else:
         light = {"HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "light")}
         skipped = [f"--ignore={path}" for path in LONG_RUNS]
-        session.run("pytest", *skipped, *session.posargs, env=light)
+        session.run("pytest", *parallel, *skipped, *session.posargs, env=light)
 
 
-@nox.session
+@nox.session(venv_backend="uv|venv")
 def examples(session: nox.Session) -> None:
     """Run every script in examples/; each asserts the rulebook's numbers."""
     session.install("-e", ".[cli]")
@@ -128,7 +131,7 @@ def examples(session: nox.Session) -> None:
         session.run("python", str(script), silent=True)
 
 
-@nox.session
+@nox.session(venv_backend="uv|venv")
 def docs(session: nox.Session) -> None:
     """Build the Sphinx site with warnings as errors, then run every doctest in it."""
     session.install("-e", ".[docs,cli,postgres,server,rl]")

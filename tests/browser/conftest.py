@@ -13,9 +13,11 @@ from tests.browser.chromium import launch
 from tests.server.support import Served, serving
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """A headless Chromium for the whole run (see :mod:`tests.browser.chromium`)."""
+    """A headless Chromium for the browser tests (see :mod:`tests.browser.chromium`), closed
+    after the last of them: while Playwright's synchronous API is open it runs an event loop in
+    the main thread, and the tests after it that run one of their own would fail."""
     with sync_playwright() as playwright:
         try:
             chromium = launch(playwright)

@@ -87,7 +87,8 @@ def test_an_address_needs_the_ray_engine(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_ctrl_c_keeps_the_finished_games_and_resume_plays_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "run.json"
-    argv = ["simulate", "--game", "avanti", "--games", "60", "--bots", f"heuristic,{MINE},random"]
+    # enough games that the run cannot end between its first write and the signal
+    argv = ["simulate", "--game", "avanti", "--games", "150", "--bots", f"heuristic,{MINE},random"]
     argv += ["--rotate", "--seed", "8", "--workers", "2", "--json"]
     process = subprocess.Popen(
         [sys.executable, "-m", "avanti", *argv, str(path)],
@@ -107,8 +108,8 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_plays_the_rest(tmp_path: Pat
     assert process.returncode == 130
     kept = read(path)
     assert kept["complete"] is False
-    assert 1 <= len(kept["games"]) < 60
-    assert f"{len(kept['games'])} of 60 games finished; they are in {path}" in err
+    assert 1 <= len(kept["games"]) < 150
+    assert f"{len(kept['games'])} of 150 games finished; they are in {path}" in err
     assert f"'avanti simulate --json {path} --resume' plays the rest" in err
     assert cli("simulate", "--json", str(path), "--resume", "--workers", "2")[0] == 0
     whole = tmp_path / "whole.json"

@@ -133,8 +133,12 @@ def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
 
 
 def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the run and reports once."""
+    """In a worker: leave Ctrl-C to the parent, which stops the run and reports once, and let
+    SIGTERM end the worker at once, whatever handler a forked worker inherited (a driver that
+    also runs Ray has one that exits cleanly, which would let a stopped worker finish its
+    batch)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _call(function: Callable[[T], R], argument: T) -> R:

@@ -390,9 +390,10 @@ class SQLiteEventStore(Closing):
         after = check_streams(format, limit, updated_after)
         with self._connection() as connection:
             rows = connection.execute(
-                _RECORD + "FROM streams WHERE (?1 IS NULL OR format = ?1) "
-                "AND (?2 IS NULL OR updated > ?2) ORDER BY updated DESC, stream LIMIT ?3",
-                (format, after, limit),
+                _RECORD + "FROM streams WHERE (:format IS NULL OR format = :format) "
+                "AND (:after IS NULL OR updated > :after) ORDER BY updated DESC, stream "
+                "LIMIT :limit",
+                {"format": format, "after": after, "limit": limit},
             ).fetchall()
         return self._records(rows)
 
