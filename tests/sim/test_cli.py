@@ -85,6 +85,14 @@ def test_an_address_needs_the_ray_engine(capsys: pytest.CaptureFixture[str]) -> 
     assert "--address names a Ray cluster; it needs --engine ray" in capsys.readouterr().err
 
 
+def _interruptible() -> None:
+    """In the child, before it starts: take SIGINT as a terminal's Ctrl-C, whatever this
+    process does with it (a pytest-xdist worker ignores it, and an ignored signal stays ignored
+    across exec, as in a shell's background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_keeps_the_finished_games_and_resume_plays_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "run.json"
     # enough games that the run cannot end between its first write and the signal
@@ -96,6 +104,7 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_plays_the_rest(tmp_path: Pat
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
     try:
         deadline = time.monotonic() + 60
