@@ -32,7 +32,9 @@ from avanti.store import (
     MAX_APPEND_BYTES,
     MAX_APPEND_EVENTS,
     MAX_METADATA_BYTES,
+    CommandIdReused,
     EventStore,
+    Executed,
     GameStore,
     MetadataChanged,
     Recorded,
@@ -93,6 +95,55 @@ def play(game: Any, commands: int) -> Any:
             break
         game = game.execute(game.legal_commands()[0])
     return game
+
+
+def choices(game: Any) -> list[Any]:
+    """The legal commands of ``game`` but quitting, in the rules' order."""
+    return [c for c in game.legal_commands() if type(c).__name__ != "Quit"]
+
+
+def contested(number: int) -> Any:
+    """The ``number``-th game of a command-id race: Avanti or For Sale: Autorama (in turn),
+    played on with the first choice until at least four commands are legal."""
+    game = new_game(("avanti", "autorama")[number % 2], seed=40 + number)
+    while len(choices(game)) < 4:
+        game = game.execute(choices(game)[0])
+    return game
+
+
+def race_command_id(
+    games: GameStore, name: str, writer: int, barrier: Any
+) -> tuple[str, Any, int, int, bool]:
+    """Load ``name``, wait for the others, then run this writer's own legal command (the
+    ``writer``-th choice) under the command id ``"same"``. What the caller was answered:
+    ``("acked", command data, before, version, repeated)`` or ``("reused", command data, ...)``.
+    """
+    seen = games.load(name)
+    command = choices(seen)[writer]
+    data = type(seen).rules.codec.command_to_data(command)
+    barrier.wait(timeout=60)
+    try:
+        done = games.run(name, lambda record, game: command, command_id="same")
+    except CommandIdReused as reused:
+        told = (reused.stream, reused.command_id)
+        return ("reused" if told == (name, "same") else f"reused {told}", data, -1, -1, False)
+    assert done.record.version == done.game.version
+    return ("acked", data, done.before, done.game.version, done.repeated)
+
+
+def check_command_id_race(games: GameStore, number: int, told: list[Any]) -> None:
+    """Exactly one writer of the race on ``race-{number}`` was acknowledged and the others were
+    refused; the store holds the acknowledged command alone, and its log replays checked."""
+    acked = [t for t in told if t[0] == "acked"]
+    assert len(acked) == 1, told
+    assert sorted(t[0] for t in told) == ["acked"] + ["reused"] * (len(told) - 1)
+    _, data, before, version, repeated = acked[0]
+    start = contested(number)
+    expected = start.execute(type(start).rules.codec.command_from_data(data))
+    assert (before, version, repeated) == (start.version, expected.version, False)
+    stored = games.load(f"race-{number}", verify=True)  # every event checked by the rules
+    assert stored == expected
+    assert games.events.stream(f"race-{number}").version == expected.version
 
 
 def in_thread(work: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
@@ -420,6 +471,144 @@ class StoreContract:
             assert [told for _, told in runs] == [[2]] * 4
             assert [r.data for r in store.read(name)] == [event(1), event(2)]
 
+    def test_a_command_id_names_one_command(self, store: EventStore) -> None:
+        make(store)
+        assert store.append("g1", [event(0)], 0, command_id="c", command_digest="d1") == 1
+        assert store.append("g1", [event(1)], 1) == 2
+        # the same id and digest: a retry, told the version after the first append
+        assert store.append("g1", [event(0)], 0, command_id="c", command_digest="d1") == 1
+        assert store.append("g1", [event(5)], 2, command_id="c", command_digest="d1") == 1
+        # another digest: refused wherever it is appended, and nothing is written
+        for expected in (0, 1, 2, 7):
+            with pytest.raises(CommandIdReused) as caught:
+                store.append("g1", [event(9)], expected, command_id="c", command_digest="d2")
+            assert (caught.value.stream, caught.value.command_id) == ("g1", "c")
+            assert str(caught.value) == (
+                "command id 'c' of stream 'g1' was already used for another command"
+            )
+        with pytest.raises(CommandIdReused):  # an empty append checks the id too
+            store.append("g1", [], 2, command_id="c", command_digest="d2")
+        assert store.append("g1", [], 0, command_id="c", command_digest="d1") == 1
+        assert [r.data for r in store.read("g1")] == [event(0), event(1)]
+        assert store.command_version("g1", "c") == 1
+
+    def test_an_id_kept_without_a_digest_takes_any_digest_as_a_retry(
+        self, store: EventStore
+    ) -> None:
+        make(store)
+        assert store.append("g1", [event(0)], 0, command_id="old") == 1
+        assert store.append("g1", [event(1)], 1, command_id="old", command_digest="x") == 1
+        assert store.append("g1", [event(1)], 1, command_id="new", command_digest="x") == 2
+        assert store.append("g1", [event(2)], 2, command_id="new") == 2  # no digest given
+        assert store.stream("g1").version == 2
+
+    @pytest.mark.parametrize("digest", ["", "a" * 129, "caf\u00e9", "tab\t", 7, b"x"])
+    def test_a_malformed_digest_is_refused(self, store: EventStore, digest: Any) -> None:
+        make(store)
+        with pytest.raises(InvalidArgument, match="command_digest"):
+            store.append("g1", [event(0)], 0, command_id="c", command_digest=digest)
+        assert store.stream("g1").version == 0
+        assert store.command_version("g1", "c") is None
+
+    def test_one_id_four_commands_at_once_one_is_kept(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """Four appends race at one version with one command id and four digests: one is
+        acknowledged, the other three are refused, and only its events are stored."""
+        for race in range(8):
+            name = f"ids-{race}"
+            make(store, name)
+            barrier = threading.Barrier(4)
+
+            def write(writer: int, name: str = name, barrier: threading.Barrier = barrier) -> int:
+                handle = (store, second)[writer % 2]
+                barrier.wait()
+                return handle.append(
+                    name, [event(writer)], 0, command_id="one", command_digest=f"d{writer}"
+                )
+
+            runs = [in_thread(functools.partial(write, w)) for w in range(4)]
+            for thread, _ in runs:
+                thread.join()
+            told = [told[0] for _, told in runs]
+            winners = [w for w, t in enumerate(told) if t == 1]
+            assert len(winners) == 1, told
+            assert all(isinstance(t, CommandIdReused) for t in told if t != 1), told
+            assert [r.data for r in store.read(name)] == [event(winners[0])]
+
+    # -- metadata set by an append -----------------------------------------------------------
+
+    def test_an_append_sets_metadata_keys_and_keeps_the_others(self, store: EventStore) -> None:
+        make(store, seats=["Ann", "Bob"], outcome=None)
+        version = store.append(
+            "g1", [event(0)], 0, metadata_update={"outcome": {"winners": [1]}, "n": 2}
+        )
+        assert version == 1
+        record = store.stream("g1")
+        assert dict(record.metadata) == {
+            "seats": ["Ann", "Bob"],
+            "outcome": {"winners": [1]},
+            "n": 2,
+        }
+        assert record.version == 1
+        store.set_metadata("g1", {**record.metadata, "other": True})
+        store.append("g1", [event(1)], 1, metadata_update={"n": 3})
+        assert dict(store.stream("g1").metadata) == {
+            "seats": ["Ann", "Bob"],
+            "outcome": {"winners": [1]},
+            "n": 3,
+            "other": True,
+        }
+
+    def test_an_append_that_writes_nothing_sets_no_metadata(self, store: EventStore) -> None:
+        make(store, a=1)
+        store.append("g1", [event(0)], 0, command_id="c")
+        with pytest.raises(VersionConflict):
+            store.append("g1", [event(1)], 0, metadata_update={"a": 2})
+        assert store.append("g1", [], 1, metadata_update={"a": 3}) == 1
+        assert store.append("g1", [event(1)], 0, command_id="c", metadata_update={"a": 4}) == 1
+        assert dict(store.stream("g1").metadata) == {"a": 1}
+
+    def test_metadata_set_by_an_append_stays_within_the_limit(self, store: EventStore) -> None:
+        half = "x" * (MAX_METADATA_BYTES // 2)
+        make(store, big=half)
+        with pytest.raises(InvalidArgument, match="metadata"):
+            store.append("g1", [event(0)], 0, metadata_update={"more": half})
+        assert store.stream("g1").version == 0
+        assert dict(store.stream("g1").metadata) == {"big": half}
+        with pytest.raises(InvalidArgument, match="metadata_update"):
+            store.append("g1", [event(0)], 0, metadata_update=["not", "an", "object"])  # type: ignore[arg-type]
+        with pytest.raises(InvalidArgument, match="metadata"):
+            store.append("g1", [event(0)], 0, metadata_update={"x": float("nan")})
+        assert store.read("g1") == ()
+
+    def test_set_metadata_during_appends_that_set_metadata_loses_nothing(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """One thread appends 30 times, each setting key ``n``; another sets key ``m`` on the
+        second handle meanwhile, key by key (read, add ``m``, compare-and-set): both survive."""
+        make(store)
+
+        def appends() -> None:
+            for n in range(30):
+                store.append("g1", [event(n)], n, metadata_update={"n": n})
+
+        def sets() -> None:
+            for m in range(30):
+                while True:
+                    seen = second.stream("g1").metadata
+                    try:
+                        second.set_metadata("g1", {**seen, "m": m}, expected=seen)
+                        break
+                    except MetadataChanged:
+                        continue
+
+        threads = [in_thread(appends), in_thread(sets)]
+        for thread, told in threads:
+            thread.join()
+            assert told == [None]
+        assert dict(store.stream("g1").metadata) == {"n": 29, "m": 29}
+
     # -- waiting -------------------------------------------------------------------------------
 
     def test_wait_returns_at_once_when_the_stream_is_ahead(self, store: EventStore) -> None:
@@ -675,6 +864,142 @@ class StoreContract:
         assert store.stream("t").version == game.version
         assert store.command_version("t", "bad") is None
         assert games.load("t") == game
+
+    def test_gamestore_one_command_id_four_commands_at_once(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """The attack of four concurrent commands under one command id, in threads on two
+        handles: exactly one is acknowledged, the others get ``CommandIdReused``, and the store
+        holds what the acknowledged one was told."""
+        games = [GameStore(store), GameStore(second), GameStore(store), GameStore(second)]
+        for number in range(6):
+            games[0].create(f"race-{number}", contested(number))
+            barrier = threading.Barrier(4)
+            runs = [
+                in_thread(
+                    functools.partial(race_command_id, games[w], f"race-{number}", w, barrier)
+                )
+                for w in range(4)
+            ]
+            for thread, _ in runs:
+                thread.join()
+            check_command_id_race(GameStore(store), number, [told[0] for _, told in runs])
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_the_same_id_with_another_command_later_is_refused(
+        self, store: EventStore, name: str
+    ) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=17)
+        while len(game.legal_commands()) < 2:
+            game = game.execute(game.legal_commands()[0])
+        games.create("t", game)
+        first, other = game.legal_commands()[:2]
+        done = games.run("t", lambda record, game: first, command_id="c1")
+        assert (done.repeated, done.before, done.game) == (False, game.version, game.execute(first))
+        again = games.run("t", lambda record, game: first, command_id="c1")
+        assert (again.game, again.before, again.repeated) == (done.game, done.before, True)
+        assert again.record == attrs.evolve(done.record, updated=again.record.updated)
+        for expected in (None, game.version, done.game.version):
+            with pytest.raises(CommandIdReused):
+                games.run(
+                    "t", lambda record, game: other, expected_version=expected, command_id="c1"
+                )
+            with pytest.raises(CommandIdReused):
+                games.execute("t", other, expected, command_id="c1")
+        assert games.load("t") == done.game
+        assert store.stream("t").version == done.game.version
+
+    def test_gamestore_run_hands_choose_the_record_and_the_game(self, store: EventStore) -> None:
+        games = GameStore(store)
+        game = new_game("mare", seed=4)
+        games.create("t", game, {"seats": ["Ann", "Bob"]})
+        seen: list[tuple[Any, Any]] = []
+
+        def choose(record: StoredStream, now: Any) -> Any:
+            seen.append((record, now))
+            return now.legal_commands()[0]
+
+        done = games.run("t", choose)
+        ((record, loaded),) = seen
+        assert loaded == game
+        assert (record.stream, record.version, dict(record.metadata)) == (
+            "t",
+            game.version,
+            {"seats": ["Ann", "Bob"]},
+        )
+        after = game.execute(game.legal_commands()[0])
+        assert isinstance(done, Executed)
+        assert (done.game, done.before, done.repeated) == (after, game.version, False)
+        assert done.record == attrs.evolve(record, version=after.version)
+
+        def refuse(record: StoredStream, now: Any) -> Any:
+            raise PermissionError("not your seat")
+
+        with pytest.raises(PermissionError, match="not your seat"):
+            games.run("t", refuse)
+        with pytest.raises(VersionConflict) as caught:
+            games.run("t", choose, expected_version=game.version)  # before choose is called
+        assert (caught.value.expected, caught.value.actual) == (game.version, after.version)
+        assert len(seen) == 1
+        assert store.stream("t").version == after.version
+        with pytest.raises(InvalidArgument, match="expected_version"):
+            games.run("t", choose, expected_version=-1)
+
+    def test_gamestore_decides_again_when_another_writer_got_there_first(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """Without an expected version, a lost race loads the game again and asks ``choose``
+        again: here the other writer moves in between the first two calls."""
+        mine, theirs = GameStore(store), GameStore(second)
+        game = new_game("autorama", seed=5)
+        mine.create("t", game)
+        versions: list[int] = []
+
+        def choose(record: StoredStream, now: Any) -> Any:
+            versions.append(now.version)
+            if len(versions) == 1:  # somebody else plays first, after our load
+                theirs.execute("t", now.legal_commands()[1])
+            return now.legal_commands()[0]
+
+        done = mine.run("t", choose)
+        between = game.execute(game.legal_commands()[1])
+        assert versions == [game.version, between.version]
+        assert done.before == between.version
+        assert done.game == between.execute(between.legal_commands()[0])
+        assert mine.load("t", verify=True) == done.game
+
+    def test_gamestore_gives_up_after_the_retries(self, store: EventStore) -> None:
+        games, other = GameStore(store), GameStore(store)
+        game = new_game("autorama", seed=6)
+        games.create("t", game)
+        calls: list[int] = []
+
+        def choose(record: StoredStream, now: Any) -> Any:
+            calls.append(now.version)
+            other.execute("t", now.legal_commands()[0])  # always one step ahead
+            return now.legal_commands()[0]
+
+        with pytest.raises(VersionConflict):
+            games.run("t", choose)
+        assert len(calls) == 9  # the first try and eight more
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_the_command_that_ends_the_game_writes_its_outcome(
+        self, store: EventStore, name: str
+    ) -> None:
+        games = GameStore(store)
+        game = new_game(name, seed=18)
+        games.create("t", game, {"seats": "kept"})
+        last = None
+        while not game.is_over:
+            done = games.run("t", lambda record, now: now.legal_commands()[0])
+            assert ("outcome" in done.record.metadata) == done.game.is_over
+            game, last = done.game, done
+        assert last is not None
+        outcome = {"winners": list(game.outcome.winners), "returns": list(game.outcome.returns)}
+        assert dict(last.record.metadata) == {"seats": "kept", "outcome": outcome}
+        assert dict(store.stream("t").metadata) == {"seats": "kept", "outcome": outcome}
 
     def test_gamestore_refuses_a_second_create_and_an_unknown_game(self, store: EventStore) -> None:
         games = GameStore(store)

@@ -3,6 +3,9 @@ audits, corrupt rows, other games than the catalog's, and the ids it refuses."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +14,13 @@ import pytest
 
 from avanti import autorama, core, mare
 from avanti.core.errors import CorruptLog, DecodeError, InvalidArgument, UnknownGame
-from avanti.store import EventStore, GameStore, MemoryEventStore, SQLiteEventStore
+from avanti.store import (
+    CommandIdReused,
+    EventStore,
+    GameStore,
+    MemoryEventStore,
+    SQLiteEventStore,
+)
 from tests import toy
 
 
@@ -181,3 +190,67 @@ def test_a_game_longer_than_one_append_is_created_in_whole_commands() -> None:
     games.create("long", game)
     assert games.load("long") == game
     assert store.stream("long").version == 1_502
+
+
+class Counting:
+    """An event store that counts the calls made to it and passes them on."""
+
+    def __init__(self, inner: EventStore) -> None:
+        self.inner = inner
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return method(*args, **kwargs)
+
+        return counted
+
+
+def test_one_command_is_one_stream_at_most_one_read_and_one_append(store: EventStore) -> None:
+    """Counted on a store: a command with a command id is decided on one load (``stream`` once,
+    ``read`` at most once, none when the cached game is current) and written by one append."""
+    counting = Counting(store)
+    games = GameStore(counting)  # a proxy of the protocol
+    games.create("g", mare_game(1))
+    other = GameStore(store, cache=0)
+    for step in range(6):
+        counting.calls.clear()
+        if step % 2:  # another writer moved the game: the cached one is stale
+            other.execute("g", other.load("g").legal_commands()[0])
+        done = games.run("g", lambda r, g: g.legal_commands()[0], command_id=f"c{step}")
+        assert not done.repeated
+        assert counting.calls == Counter(
+            {"stream": 1, "append": 1} | ({"read": 1} if step % 2 else {})
+        )
+    counting.calls.clear()
+    fresh = GameStore(counting)  # nothing cached: one whole read
+    fresh.run("g", lambda r, g: g.legal_commands()[0], command_id="fresh")
+    assert counting.calls == Counter({"stream": 1, "read": 1, "append": 1})
+    assert fresh.load("g", verify=True) == GameStore(store).load("g")
+
+
+def test_a_command_id_reused_for_another_command_is_refused_and_writes_nothing(
+    store: EventStore,
+) -> None:
+    games = GameStore(store)
+    games.create("g", mare_game(0))
+    game = games.load("g")
+    first = game.legal_commands()[0]
+    done = games.run("g", lambda r, g: first, command_id="once")
+    after = done.game
+    other = after.legal_commands()[0]
+    assert other != first
+    with pytest.raises(CommandIdReused, match="command id 'once' of stream 'g' was already used"):
+        games.execute("g", other, command_id="once")
+    assert store.stream("g").version == after.version
+    # the digest is SHA-256 of the command in canonical JSON: the same command is a retry
+    data = mare.CODEC.command_to_data(first)
+    digest = hashlib.sha256(
+        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    assert store.append("g", [], 0, command_id="once", command_digest=digest) == after.version
+    with pytest.raises(CommandIdReused):
+        store.append("g", [], 0, command_id="once", command_digest=digest[::-1])

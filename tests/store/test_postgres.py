@@ -27,9 +27,16 @@ import pytest
 from psycopg import sql
 
 from avanti.core.errors import InvalidArgument, VersionConflict
-from avanti.store import EventStore, GameStore, StoreError, UnknownStream
+from avanti.store import CommandIdReused, EventStore, GameStore, StoreError, UnknownStream
 from avanti.store.postgres import PostgresEventStore
-from tests.store.contract import StoreContract, new_game, play
+from tests.store import workers
+from tests.store.contract import (
+    StoreContract,
+    check_command_id_race,
+    contested,
+    new_game,
+    play,
+)
 from tests.store.pg import Cluster, postgres_cluster, postgres_dsn
 
 __all__ = ["postgres_cluster", "postgres_dsn"]
@@ -250,6 +257,37 @@ def test_four_processes_race_a_real_game_and_it_replays_cleanly(
     won = sorted(t[round_][1] for t in told for round_ in range(rounds) if t[round_][0] == "won")
     assert won[-1] == game.version
     assert len(set(won)) == rounds
+
+
+def test_one_command_id_four_commands_in_two_processes_one_is_kept(
+    pg: PostgresEventStore, postgres_dsn: str
+) -> None:
+    """The command-id attack across processes: two processes of two threads each send one
+    command id with four different legal commands at once, 12 times over. Exactly one is
+    acknowledged each time, the others get ``CommandIdReused``, and the database holds what
+    the acknowledged writer was told, replaying with every event checked."""
+    races = 12
+    games = GameStore(pg)
+    for number in range(races):
+        games.create(f"race-{number}", contested(number))
+    barrier = PROCESSES.Barrier(4)
+    results = PROCESSES.Queue()
+    processes = [
+        PROCESSES.Process(
+            daemon=True,
+            target=workers.command_id_race,
+            args=(("postgres", postgres_dsn, pg.schema), writers, races, barrier, results),
+        )
+        for writers in ([0, 1], [2, 3])
+    ]
+    for process in processes:
+        process.start()
+    told = dict(results.get(timeout=PATIENCE * 2) for _ in range(4))
+    for process in processes:
+        process.join(PATIENCE)
+        assert process.exitcode == 0
+    for number in range(races):
+        check_command_id_race(GameStore(pg), number, [told[w][number] for w in range(4)])
 
 
 def opener(dsn: str, schema: str, start: Any, results: Pipe) -> None:
@@ -634,3 +672,24 @@ def test_the_schema_and_its_tables_are_made_once(pg: PostgresEventStore, postgre
             elsewhere.stream("g")
     assert "avanti_test" in repr(pg)
     assert pg.schema in repr(pg)
+
+
+def test_tables_made_before_command_digests_get_the_column(
+    pg: PostgresEventStore, postgres_dsn: str
+) -> None:
+    """A schema whose ``commands`` table has no ``digest`` (an older release) gets the column
+    when a store opens it; the ids kept before have none, so any retry of them is a retry."""
+    pg.create("g", format="toy", format_version=1, setup={})
+    pg.append("g", [1], 0, command_id="old")
+    with psycopg.connect(postgres_dsn, autocommit=True) as raw:
+        raw.execute(
+            sql.SQL("ALTER TABLE {} DROP COLUMN digest").format(
+                sql.Identifier(pg.schema, "commands")
+            )
+        )
+    with PostgresEventStore(postgres_dsn, schema=pg.schema) as again:
+        assert again.append("g", [9], 1, command_id="old", command_digest="any") == 1
+        assert again.append("g", [2], 1, command_id="new", command_digest="d") == 2
+        with pytest.raises(CommandIdReused):
+            again.append("g", [3], 2, command_id="new", command_digest="e")
+        assert [r.data for r in again.read("g")] == [1, 2]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from avanti.core.errors import InvalidArgument
-from avanti.store import EventStore, SQLiteEventStore, StoreError
+from avanti.store import CommandIdReused, EventStore, SQLiteEventStore, StoreError
 from avanti.store.sqlite import SCHEMA_VERSION
 from tests.store.contract import StoreContract
 
@@ -110,3 +110,25 @@ def test_closing_the_store_leaves_a_connection_in_use_to_its_thread(tmp_path: Pa
         assert busy.execute("SELECT count(*) FROM streams").fetchone() == (1,)
     with pytest.raises(sqlite3.ProgrammingError):
         busy.execute("SELECT 1")
+
+
+def test_a_file_of_the_first_schema_gets_command_digests(tmp_path: Path) -> None:
+    """A file written before command ids kept a digest (schema version 1) is brought forward
+    when opened: its old ids keep no digest (any retry of them is a retry), new ones do."""
+    path = tmp_path / "old.db"
+    with SQLiteEventStore(path) as store:
+        store.create("g", format="toy", format_version=1, setup={})
+        store.append("g", [1], 0, command_id="old")
+    with sqlite3.connect(path) as raw:
+        raw.execute("ALTER TABLE commands DROP COLUMN digest")
+        raw.execute("PRAGMA user_version = 1")
+    with SQLiteEventStore(path) as store:
+        assert store.append("g", [9], 1, command_id="old", command_digest="any") == 1
+        assert store.append("g", [2], 1, command_id="new", command_digest="d") == 2
+        with pytest.raises(CommandIdReused):
+            store.append("g", [3], 2, command_id="new", command_digest="e")
+        assert [r.data for r in store.read("g")] == [1, 2]
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        rows = raw.execute("SELECT command_id, digest FROM commands ORDER BY command_id")
+        assert rows.fetchall() == [("new", "d"), ("old", None)]

@@ -23,6 +23,7 @@ from avanti import catalog
 from avanti.core.errors import VersionConflict
 from avanti.store import GameStore, SQLiteEventStore, StoreError
 from tests.store import workers
+from tests.store.contract import check_command_id_race, contested
 
 ROOT = Path(__file__).parents[2]
 SPAWN = multiprocessing.get_context("spawn")
@@ -122,6 +123,38 @@ def test_racing_processes_exactly_one_wins_each_race(tmp_path: Path) -> None:
         for number, game in expected.items():
             assert games.load(f"race-{number}") == game
             assert versions[f"race-{number}"] == game.version
+
+
+def test_one_command_id_four_commands_in_two_processes_one_is_kept(tmp_path: Path) -> None:
+    """The command-id attack across processes: two processes of two threads each send one
+    command id with four different legal commands at once, 12 times over. Exactly one is
+    acknowledged each time, the others get ``CommandIdReused``, and the file holds what the
+    acknowledged writer was told, replaying with every event checked."""
+    path = tmp_path / "ids.db"
+    races = 12
+    with SQLiteEventStore(path) as store:
+        games = GameStore(store)
+        for number in range(races):
+            games.create(f"race-{number}", contested(number))
+    barrier = SPAWN.Barrier(4)
+    results = SPAWN.Queue()
+    processes = [
+        SPAWN.Process(
+            target=workers.command_id_race,
+            args=(("sqlite", str(path)), writers, races, barrier, results),
+        )
+        for writers in ([0, 1], [2, 3])
+    ]
+    for process in processes:
+        process.start()
+    told = dict(results.get(timeout=120) for _ in range(4))
+    for process in processes:
+        process.join(timeout=30)
+        assert process.exitcode == 0
+    with SQLiteEventStore(path) as store:
+        for number in range(races):
+            check_command_id_race(GameStore(store), number, [told[w][number] for w in range(4)])
+    check_every_stream(path)
 
 
 # -- SIGKILL in the middle of an append ----------------------------------------------------------

@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,40 @@ def race(path: str, writer: int, races: int, barrier: Any, results: Any) -> None
             else:
                 told.append((index, number, "won", game.version, after.version, data))
     results.put((writer, told))
+
+
+def command_id_race(
+    where: tuple[str, ...], writers: list[int], races: int, barrier: Any, results: Any
+) -> None:
+    """One process of a command-id race: a thread per writer of ``writers``, each with its own
+    :class:`GameStore` on this process's store (``("sqlite", path)`` or ``("postgres", dsn,
+    schema)``), plays :func:`tests.store.contract.race_command_id` on ``race-0`` to
+    ``race-{races - 1}`` in turn. What each was answered goes to ``results`` as
+    ``(writer, [answer, ...])``."""
+    from tests.store.contract import race_command_id
+
+    store: Any
+    if where[0] == "sqlite":
+        store = SQLiteEventStore(where[1], timeout=30.0)
+    else:
+        from avanti.store.postgres import PostgresEventStore
+
+        store = PostgresEventStore(where[1], schema=where[2])
+    told: dict[int, list[Any]] = {writer: [] for writer in writers}
+
+    def play(writer: int) -> None:
+        games = GameStore(store)
+        for number in range(races):
+            told[writer].append(race_command_id(games, f"race-{number}", writer, barrier))
+
+    with store:
+        threads = [threading.Thread(target=play, args=(writer,)) for writer in writers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    for writer in writers:
+        results.put((writer, told[writer]))
 
 
 def paused_execute(path: str, point: str, command: dict[str, Any], signal: Any) -> None:

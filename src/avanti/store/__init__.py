@@ -15,6 +15,7 @@ from avanti.store.base import (
     MAX_METADATA_BYTES,
     MAX_WAIT,
     MAX_WATCHED,
+    CommandIdReused,
     EventStore,
     MetadataChanged,
     Recorded,
@@ -24,7 +25,7 @@ from avanti.store.base import (
     UnknownStream,
     check_stream_name,
 )
-from avanti.store.games import GameStore
+from avanti.store.games import Executed, GameStore
 from avanti.store.memory import MemoryEventStore
 from avanti.store.sqlite import SQLiteEventStore
 
@@ -35,7 +36,9 @@ __all__ = [
     "MAX_METADATA_BYTES",
     "MAX_WAIT",
     "MAX_WATCHED",
+    "CommandIdReused",
     "EventStore",
+    "Executed",
     "GameStore",
     "MemoryEventStore",
     "MetadataChanged",

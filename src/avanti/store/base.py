@@ -33,6 +33,7 @@ __all__ = [
     "MAX_WATCHED",
     "STREAM_NAME",
     "Closing",
+    "CommandIdReused",
     "EventStore",
     "MetadataChanged",
     "Recorded",
@@ -41,16 +42,19 @@ __all__ = [
     "StreamExists",
     "UnknownStream",
     "check_append",
+    "check_command_digest",
     "check_command_id",
     "check_expected_metadata",
     "check_format",
     "check_metadata",
+    "check_metadata_update",
     "check_read",
     "check_stream_name",
     "check_streams",
     "check_wait",
     "check_wait_any",
     "dump_json",
+    "merge_metadata",
 ]
 
 STREAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
@@ -124,6 +128,22 @@ class StreamExists(AvantiError):
 
     def __str__(self) -> str:
         return f"a stream named {self.stream!r} already exists"
+
+
+@frozen(auto_exc=True, eq=False)
+class CommandIdReused(AvantiError):
+    """:meth:`EventStore.append` was given a command id that this stream already holds for
+    another command (another ``command_digest``): a command id names one command. Nothing was
+    written. Send the new command under a new id."""
+
+    stream: str
+    command_id: str
+
+    def __str__(self) -> str:
+        return (
+            f"command id {self.command_id!r} of stream {self.stream!r} was already used "
+            "for another command"
+        )
 
 
 @frozen
@@ -212,15 +232,25 @@ class EventStore(Protocol):
         expected_version: int,
         *,
         command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
     ) -> int:
         """Add ``events`` to a stream that holds exactly ``expected_version`` events, atomically.
 
         Returns the new version. Raises :class:`~avanti.core.errors.VersionConflict` when the
         stream holds another number of events, :class:`UnknownStream` for an unknown stream.
-        With ``command_id``: if that id was already appended to this stream, nothing is written
-        and the version right after that earlier append is returned (an idempotent retry); the
-        id is kept in the same transaction as the events. An append of no events checks the
-        version and writes nothing, not even its command id.
+
+        With ``command_id``: the id and ``command_digest`` (a digest of the command, such as
+        :meth:`GameStore.run` writes) are kept in the same transaction as the events. If that id
+        was already appended to this stream, nothing is written: when the stored digest is the
+        same (or either is ``None``) the version right after that earlier append is returned
+        (an idempotent retry); when it differs, :class:`CommandIdReused` is raised. Both hold
+        for appends that race, in any number of processes.
+
+        ``metadata_update`` sets those top-level keys of the stream's metadata in the same
+        transaction (the other keys stay, whoever set them); the merged metadata must stay
+        within :data:`MAX_METADATA_BYTES`. An append of no events checks the command id and
+        the version and writes nothing: no command id, no metadata.
         """
         ...
 
@@ -362,6 +392,41 @@ def check_metadata(metadata: Mapping[str, JSONValue]) -> str:
             f"metadata holds at most {MAX_METADATA_BYTES} bytes of JSON, not {len(text.encode())}"
         )
     return text
+
+
+def check_command_digest(command_digest: object) -> str | None:
+    """Return ``command_digest`` if it is ``None`` or 1 to 128 printable ASCII characters (a hex
+    SHA-256 is 64); otherwise refuse it."""
+    if command_digest is None:
+        return None
+    if (
+        not isinstance(command_digest, str)
+        or not 0 < len(command_digest) <= 128
+        or not command_digest.isascii()
+        or not command_digest.isprintable()
+    ):
+        raise InvalidArgument(
+            "command_digest must be a string of 1 to 128 printable ASCII characters, "
+            f"not {command_digest!r:.80}"
+        )
+    return command_digest
+
+
+def check_metadata_update(update: object) -> dict[str, JSONValue] | None:
+    """Check the ``metadata_update`` of :meth:`EventStore.append` (``None``, or a JSON object
+    within :data:`MAX_METADATA_BYTES`); return it as a plain dict."""
+    if update is None:
+        return None
+    if not isinstance(update, Mapping) or not all(isinstance(k, str) for k in update):
+        raise InvalidArgument(f"metadata_update must be a JSON object or None, not {update!r:.80}")
+    plain: dict[str, JSONValue] = json.loads(check_metadata(update))
+    return plain
+
+
+def merge_metadata(current: Mapping[str, JSONValue], update: Mapping[str, JSONValue]) -> str:
+    """``current`` with the top-level keys of ``update`` set, as JSON text;
+    :class:`InvalidArgument` when the result is beyond :data:`MAX_METADATA_BYTES`."""
+    return check_metadata({**current, **update})
 
 
 def check_command_id(command_id: object) -> str | None:

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from avanti import catalog
 from avanti.core.codec import JSONValue
-from avanti.core.errors import DecodeError, InvalidArgument, UnknownGame
+from avanti.core.errors import (
+    DecodeError,
+    IllegalCommand,
+    InvalidArgument,
+    UnknownGame,
+    VersionConflict,
+)
 from avanti.core.game import Game
 from avanti.store.base import (
     MAX_APPEND_EVENTS,
@@ -20,7 +30,39 @@ from avanti.store.base import (
     check_stream_name,
 )
 
-__all__ = ["GameStore"]
+__all__ = ["RETRIES", "Executed", "GameStore"]
+
+RETRIES = 8
+"""How many times :meth:`GameStore.run` loads and decides again after another writer got
+there first (when it was given no ``expected_version``)."""
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+
+@attrs.frozen
+class Executed:
+    """What :meth:`GameStore.run` did: the game after the command, and the record with it."""
+
+    game: AnyGame
+    """The game right after the command (after the earlier one, when ``repeated``)."""
+    record: StoredStream
+    """The stream's record as it was read, with ``version`` set to the number of events the
+    store holds of ``game`` and ``metadata`` including what the append set (the outcome)."""
+    before: int
+    """The stored version the command was decided at (where its events begin)."""
+    repeated: bool
+    """Whether the command id was already stored with this same command: nothing was written,
+    and ``game`` is the game right after that earlier command."""
+
+
+def _digest(game: AnyGame, command: Any) -> str:
+    """The SHA-256 (hex) of ``command`` as the game's codec writes it, in canonical JSON
+    (sorted keys, compact separators, UTF-8)."""
+    data = type(game).rules.codec.command_to_data(command)
+    text = json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def catalog_games() -> dict[str, type[Game[Any, Any, Any, Any, Any, Any]]]:
@@ -105,6 +147,8 @@ class GameStore:
         version = 0
         for chunk in _whole_commands(game.events, cause, MAX_APPEND_EVENTS):
             version = self.events.append(game_id, [event_data(e) for e in chunk], version)
+        if version == game.version:  # the store holds it all: the first command reads nothing
+            self._remember(game_id, game, version)
 
     def load(self, game_id: str, *, verify: bool = False) -> Game[Any, Any, Any, Any, Any, Any]:
         """The game under ``game_id``, rebuilt from its setup and its events.
@@ -120,6 +164,104 @@ class GameStore:
         """
         return self._load(game_id, None, verify=verify)[0]
 
+    def run(
+        self,
+        game_id: str,
+        choose: Callable[[StoredStream, AnyGame], Any],
+        *,
+        expected_version: int | None = None,
+        command_id: str | None = None,
+    ) -> Executed:
+        """Load a game once, let ``choose`` pick the command, execute it and append its events.
+
+        ``choose(record, game)`` is given the stream's record and the game, and returns the
+        command (or raises: its exception propagates and nothing is written). The game is loaded
+        with one :meth:`~avanti.store.base.EventStore.stream` call and at most one
+        :meth:`~avanti.store.base.EventStore.read` (none when the cached game is current), and
+        the events go in with one :meth:`~avanti.store.base.EventStore.append` at the version
+        loaded. If another writer got there first, the game is loaded and ``choose`` asked again,
+        up to :data:`RETRIES` times; with ``expected_version`` (the version the caller saw)
+        there is no retry: :class:`~avanti.core.errors.VersionConflict` is raised, before
+        ``choose`` is called when the game is not at that version.
+
+        With ``command_id``, the store keeps the id with a digest of the command (SHA-256 of
+        the command as the codec writes it, in canonical JSON). An id stored with the same
+        command is a retry: nothing is written and the result is ``repeated``, with the game
+        right after that earlier command. An id stored with another command raises
+        :class:`~avanti.store.base.CommandIdReused`.
+
+        The append that ends the game also sets the stream's ``"outcome"`` metadata
+        (``{"winners": [...], "returns": [...]}``), so a lobby reads it from the record.
+
+        :raises IllegalCommand: the rules refuse the command; nothing is written.
+        """
+        check_stream_name(game_id)
+        check_command_id(command_id)
+        if expected_version is not None and (
+            type(expected_version) is not int or expected_version < 0
+        ):
+            raise InvalidArgument(
+                f"expected_version must be a non-negative int or None, not {expected_version!r}"
+            )
+        attempt = 0
+        while True:
+            record, game, stored = self._load_record(game_id)
+            if expected_version is not None and expected_version != game.version:
+                conflict = VersionConflict(expected_version, game.version)
+                if command_id is not None:
+                    try:
+                        command = choose(record, game)
+                    except Exception:
+                        raise conflict from None
+                    earlier = self._retry_of(game_id, record, game, command, command_id)
+                    if earlier is not None:
+                        return earlier
+                raise conflict
+            command = choose(record, game)
+            try:
+                after = game.execute(command)
+            except IllegalCommand:
+                if command_id is not None:
+                    earlier = self._retry_of(game_id, record, game, command, command_id)
+                    if earlier is not None:
+                        return earlier
+                raise
+            event_data = type(game).rules.codec.event_to_data
+            new = [event_data(event) for event in after.events[stored:]]
+            update: dict[str, JSONValue] | None = None
+            outcome = after.outcome
+            if outcome is not None and game.outcome is None:
+                update = {
+                    "outcome": {
+                        "winners": list(outcome.winners),
+                        "returns": list(outcome.returns),
+                    }
+                }
+            try:
+                version = self.events.append(
+                    game_id,
+                    new,
+                    stored,
+                    command_id=command_id,
+                    command_digest=None if command_id is None else _digest(game, command),
+                    metadata_update=update,
+                )
+            except VersionConflict:
+                if expected_version is not None or attempt >= RETRIES:
+                    raise
+                attempt += 1
+                continue
+            if version != stored + len(new):  # the same command id got there first
+                return self._earlier(game_id, record, version)
+            self._remember(game_id, after, version)
+            metadata = record.metadata if update is None else {**record.metadata, **update}
+            return Executed(
+                game=after,
+                record=attrs.evolve(record, version=version, metadata=metadata),
+                before=stored,
+                repeated=False,
+            )
+
     def execute(
         self,
         game_id: str,
@@ -127,33 +269,26 @@ class GameStore:
         expected_version: int | None = None,
         *,
         command_id: str | None = None,
-    ) -> Game[Any, Any, Any, Any, Any, Any]:
-        """Load a game, execute ``command`` and append its events, in one atomic step.
+    ) -> AnyGame:
+        """Load a game, execute ``command`` and append its events, in one atomic step: the game
+        right after it (:meth:`run` with a ``choose`` that always picks ``command``).
 
         The events are appended at the version that was loaded: if another writer got there
-        first, nothing is written and :class:`~avanti.core.errors.VersionConflict` is raised
-        (load again and decide again). ``expected_version`` (the version the caller saw) is
-        checked too. With ``command_id``, a command that was already appended under that id is
-        not executed again: the game is returned as it was right after it, and nothing is
-        written (a client's retry after a lost reply).
+        first, the game is loaded again and the command executed there (without
+        ``expected_version``), or :class:`~avanti.core.errors.VersionConflict` is raised (with
+        it). With ``command_id``, a command that was already appended under that id is not
+        executed again: the game is returned as it was right after it, and nothing is written
+        (a client's retry after a lost reply); the same id with another command raises
+        :class:`~avanti.store.base.CommandIdReused`.
 
         :raises IllegalCommand: the rules refuse the command; nothing is written.
         """
-        check_stream_name(game_id)
-        check_command_id(command_id)
-        if command_id is not None:
-            done = self.events.command_version(game_id, command_id)
-            if done is not None:
-                return self._load(game_id, done)[0]
-        game, stored = self._load(game_id, None, writing=True)
-        after = game.execute(command, expected_version)
-        event_data = type(game).rules.codec.event_to_data
-        new = [event_data(event) for event in after.events[stored:]]
-        version = self.events.append(game_id, new, stored, command_id=command_id)
-        if version != stored + len(new):  # a retry of the same command id got there first
-            return self._load(game_id, version)[0]
-        self._remember(game_id, after, version)
-        return after
+        return self.run(
+            game_id,
+            lambda _record, _game: command,
+            expected_version=expected_version,
+            command_id=command_id,
+        ).game
 
     def upgrade(
         self, game_id: str, new_id: str, metadata: Mapping[str, JSONValue] | None = None
@@ -185,8 +320,59 @@ class GameStore:
         """The records of up to ``limit`` stored games, the most recently updated first."""
         return self.events.streams(format=format, limit=limit, updated_after=updated_after)
 
+    def _retry_of(
+        self, game_id: str, record: StoredStream, game: AnyGame, command: Any, command_id: str
+    ) -> Executed | None:
+        """The earlier append of ``command_id``, if one is stored, as :meth:`run` answers a
+        retry; ``None`` if there is none; :class:`CommandIdReused` if it held another command.
+
+        For a retry that the game has moved past (its command no longer legal, its expected
+        version passed): an append of no events checks the id and its digest, and writes nothing.
+        """
+        done = self.events.command_version(game_id, command_id)
+        if done is None:
+            return None
+        digest = _digest(game, command)
+        version = self.events.append(
+            game_id, [], done, command_id=command_id, command_digest=digest
+        )
+        return self._earlier(game_id, record, version)
+
+    def _earlier(self, game_id: str, record: StoredStream, version: int) -> Executed:
+        """:meth:`run`'s answer for a command id already stored, its append ending at
+        ``version``: the game then, and where that command's events began."""
+        game = self._load(game_id, version)[0]
+        cause = type(game).rules.cause
+        before = min(version, len(game.events)) - 1
+        while before > 0 and cause(game.events[before]) is None:
+            before -= 1
+        return Executed(
+            game=game,
+            record=attrs.evolve(record, version=version),
+            before=max(before, 0),
+            repeated=True,
+        )
+
+    def _load_record(self, game_id: str) -> tuple[StoredStream, AnyGame, int]:
+        """The stream's record, the game it holds and how many events of it are stored (the
+        record's version): one ``stream()`` and at most one ``read()``."""
+        record = self.events.stream(game_id)
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+            if cached is not None and cached[1] == record.version:
+                self._cache.move_to_end(game_id)
+                return record, cached[0], cached[1]
+        if cached is not None and cached[1] < record.version and cached[1] == cached[0].version:
+            newer = self.events.read(game_id, after=cached[1])[: record.version - cached[1]]
+            folded = self._fold(game_id, cached, newer) if newer else None
+            if folded is not None:
+                return record, folded[0], folded[1]
+        rows = self.events.read(game_id)[: record.version]
+        game, stored = self._build(game_id, record, rows, writing=True)
+        return record, game, stored
+
     def _load(
-        self, game_id: str, version: int | None, *, verify: bool = False, writing: bool = False
+        self, game_id: str, version: int | None, *, verify: bool = False
     ) -> tuple[Game[Any, Any, Any, Any, Any, Any], int]:
         """The game (from its first ``version`` events only, if given) and how many events of
         it the store holds.
@@ -212,6 +398,20 @@ class GameStore:
         rows = self.events.read(game_id)
         if version is not None:
             rows = rows[:version]
+        return self._build(game_id, record, rows, version=version, verify=verify)
+
+    def _build(
+        self,
+        game_id: str,
+        record: StoredStream,
+        rows: Sequence[Recorded],
+        *,
+        version: int | None = None,
+        verify: bool = False,
+        writing: bool = False,
+    ) -> tuple[AnyGame, int]:
+        """The game of ``record`` with the events ``rows``, and how many they are; remembered
+        unless it is an older version or format."""
         game_class = self._games.get(record.format)
         if game_class is None:
             raise UnknownGame(record.format, tuple(sorted(self._games)))

@@ -11,6 +11,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.store.base import (
     Closing,
+    CommandIdReused,
     MetadataChanged,
     Recorded,
     StoredStream,
@@ -18,16 +19,19 @@ from avanti.store.base import (
     StreamExists,
     UnknownStream,
     check_append,
+    check_command_digest,
     check_command_id,
     check_expected_metadata,
     check_format,
     check_metadata,
+    check_metadata_update,
     check_read,
     check_stream_name,
     check_streams,
     check_wait,
     check_wait_any,
     dump_json,
+    merge_metadata,
 )
 
 __all__ = ["MemoryEventStore"]
@@ -57,7 +61,7 @@ class _Stream:
         self.created = now
         self.updated = now
         self.events: list[str] = []
-        self.commands: dict[str, int] = {}
+        self.commands: dict[str, tuple[int, str | None]] = {}
 
 
 class MemoryEventStore(Closing):
@@ -105,24 +109,33 @@ class MemoryEventStore(Closing):
         expected_version: int,
         *,
         command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
     ) -> int:
         """Add events to a stream at ``expected_version``, atomically; return the new version."""
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
+        check_command_digest(command_digest)
+        update = check_metadata_update(metadata_update)
         with self._changed:
             record = self._get(stream)
             if command_id is not None and command_id in record.commands:
-                return record.commands[command_id]
+                done, digest = record.commands[command_id]
+                if digest is not None and command_digest is not None and digest != command_digest:
+                    raise CommandIdReused(stream, command_id)
+                return done
             actual = len(record.events)
             if actual != expected_version:
                 raise VersionConflict(expected_version, actual)
             if not texts:
                 return actual
+            if update:
+                record.metadata = merge_metadata(json.loads(record.metadata), update)
             record.events.extend(texts)
             version = len(record.events)
             if command_id is not None:
-                record.commands[command_id] = version
+                record.commands[command_id] = (version, command_digest)
             record.updated = max(record.updated, time.time())
             self._changed.notify_all()
             return version
@@ -132,7 +145,8 @@ class MemoryEventStore(Closing):
         check_stream_name(stream)
         check_command_id(command_id)
         with self._changed:
-            return self._get(stream).commands.get(command_id)
+            done = self._get(stream).commands.get(command_id)
+            return None if done is None else done[0]
 
     def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
         """The stream's events at positions ``>= after``, in order."""

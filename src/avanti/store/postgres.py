@@ -36,6 +36,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
     Closing,
+    CommandIdReused,
     MetadataChanged,
     Recorded,
     StoredStream,
@@ -43,10 +44,12 @@ from avanti.store.base import (
     StreamExists,
     UnknownStream,
     check_append,
+    check_command_digest,
     check_command_id,
     check_expected_metadata,
     check_format,
     check_metadata,
+    check_metadata_update,
     check_read,
     check_stream_name,
     check_streams,
@@ -90,8 +93,10 @@ _DDL = (
         stream text NOT NULL REFERENCES {streams} (stream),
         command_id text NOT NULL,
         version bigint NOT NULL,
+        digest text,
         PRIMARY KEY (stream, command_id)
     )""",
+    "ALTER TABLE {commands} ADD COLUMN IF NOT EXISTS digest text",
 )
 
 _MAX_VERSION = 2**63 - 1
@@ -100,7 +105,8 @@ _MAX_VERSION = 2**63 - 1
 _RECORD = "stream, format, format_version, setup, metadata, version, created, updated"
 
 _QUERIES = {
-    "exists": "SELECT to_regclass(%s) IS NOT NULL",
+    "exists": """SELECT EXISTS (SELECT 1 FROM information_schema.columns
+        WHERE table_schema = %s AND table_name = 'commands' AND column_name = 'digest')""",
     "create": f"""INSERT INTO {{streams}} AS s
         (stream, format, format_version, setup, metadata, version, created, updated)
         SELECT %s, %s, %s, %s::jsonb, %s::jsonb, 0, clock.t, clock.t FROM (SELECT {_NOW} AS t) clock
@@ -110,7 +116,7 @@ _QUERIES = {
     "list": f"SELECT {_RECORD} FROM {{streams}}",
     "version": "SELECT version FROM {streams} WHERE stream = %s",
     "versions": "SELECT stream, version FROM {streams} WHERE stream = ANY(%s)",
-    "command": "SELECT version FROM {commands} WHERE stream = %s AND command_id = %s",
+    "command": "SELECT version, digest FROM {commands} WHERE stream = %s AND command_id = %s",
     "command_version": """SELECT
         (SELECT version FROM {commands} WHERE stream = %s AND command_id = %s),
         EXISTS (SELECT 1 FROM {streams} WHERE stream = %s)""",
@@ -118,14 +124,18 @@ _QUERIES = {
         SELECT %s, %s::bigint + t.n - 1, t.data
         FROM unnest(%s::jsonb[]) WITH ORDINALITY AS t(data, n)""",
     "advance": f"""WITH moved AS (
-            UPDATE {{streams}} SET version = %(new)s, updated = greatest(updated, {_NOW})
+            UPDATE {{streams}} SET version = %(new)s, updated = greatest(updated, {_NOW}),
+                metadata = coalesce(metadata || %(update)s::jsonb, metadata)
             WHERE stream = %(stream)s AND version = %(expected)s
-            RETURNING stream, version
+            RETURNING stream, version,
+                CASE WHEN %(update)s::jsonb IS NULL THEN NULL ELSE metadata END AS metadata
         ), kept AS (
-            INSERT INTO {{commands}} (stream, command_id, version)
-            SELECT stream, %(command)s, version FROM moved WHERE %(command)s::text IS NOT NULL
+            INSERT INTO {{commands}} (stream, command_id, version, digest)
+            SELECT stream, %(command)s, version, %(digest)s FROM moved
+            WHERE %(command)s::text IS NOT NULL
         )
-        SELECT version, pg_notify(%(channel)s, stream || ' ' || version) FROM moved""",
+        SELECT version, metadata, pg_notify(%(channel)s, stream || ' ' || version)
+        FROM moved""",
     "read": """SELECT s.version, (
             SELECT string_agg(e.data::text, ',' ORDER BY e.position)
             FROM {events} e WHERE e.stream = s.stream AND e.position >= %s
@@ -162,6 +172,14 @@ def _record(row: tuple[Any, ...]) -> StoredStream:
         created=created,
         updated=updated,
     )
+
+
+def _repeated(stream: str, command_id: str, digest: str | None, done: tuple[Any, ...]) -> int:
+    """The version after the earlier append of ``command_id`` (a row of ``version, digest``);
+    :class:`CommandIdReused` when it carried another command."""
+    if None not in (done[1], digest) and done[1] != digest:
+        raise CommandIdReused(stream, command_id)
+    return cast(int, done[0])
 
 
 class _Conflict(Exception):
@@ -291,21 +309,34 @@ class PostgresEventStore(Closing):
         expected_version: int,
         *,
         command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
     ) -> int:
         """Add events to a stream at ``expected_version``, atomically; return the new version.
 
         The events go in at positions ``expected_version`` and on, in one transaction with the
-        stream's new version, the command id and a notification. If another writer took those
-        positions first, the primary key refuses the insert and
-        :class:`~avanti.core.errors.VersionConflict` tells the actual version.
+        stream's new version, the command id with its digest, the metadata update (``jsonb``'s
+        ``||``, key by key) and a notification. If another writer took those positions (or the
+        command id) first, the primary key refuses the insert: the stored command id, if it is
+        this one, decides between an idempotent retry and :class:`CommandIdReused`, and
+        otherwise :class:`~avanti.core.errors.VersionConflict` tells the actual version.
         """
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
+        check_command_digest(command_digest)
+        update = check_metadata_update(metadata_update)
         with self._connection() as connection:
             try:
                 with connection.transaction():
-                    return self._append(connection, stream, texts, expected_version, command_id)
+                    return self._append(
+                        connection,
+                        stream,
+                        texts,
+                        expected_version,
+                        (command_id, command_digest),
+                        None if not update else dump_json(update, "metadata_update"),
+                    )
             except _Conflict as conflict:
                 actual = conflict.actual
             except pg_errors.UniqueViolation:  # another writer took a position, or the id
@@ -314,8 +345,8 @@ class PostgresEventStore(Closing):
                 raise UnknownStream(stream) from None
             if command_id is not None:
                 done = self._fetch(connection, "command", (stream, command_id))
-                if done is not None:  # a retry of the same command won the race
-                    return cast(int, done[0])
+                if done is not None:  # the same command id won the race
+                    return _repeated(stream, command_id, command_digest, done)
             if actual is None:
                 actual = self._current(connection, stream)
         raise VersionConflict(expected_version, actual)
@@ -580,7 +611,7 @@ class PostgresEventStore(Closing):
         """Create the schema, tables and indexes if missing, under an advisory lock (so two
         processes starting at once do not trip over each other)."""
         with self._connection() as connection:
-            exists = self._fetch(connection, "exists", (f"{self.schema}.commands",))
+            exists = self._fetch(connection, "exists", (self.schema,))
             if exists is not None and exists[0]:
                 return
             with connection.transaction():
@@ -597,13 +628,18 @@ class PostgresEventStore(Closing):
         stream: str,
         texts: tuple[str, ...],
         expected: int,
-        command_id: str | None,
+        command: tuple[str | None, str | None],
+        update: str | None,
     ) -> int:
-        """The body of an append's transaction; raises :class:`_Conflict` to roll it back."""
+        """The body of an append's transaction; raises :class:`_Conflict` to roll it back.
+
+        ``command`` is the command id and digest; ``update`` the metadata update as JSON text.
+        """
+        command_id, digest = command
         if command_id is not None:
             done = self._fetch(connection, "command", (stream, command_id))
             if done is not None:
-                return cast(int, done[0])
+                return _repeated(stream, command_id, digest, done)
         if not texts:
             actual = self._current(connection, stream)
             if actual != expected:
@@ -620,11 +656,15 @@ class PostgresEventStore(Closing):
                 "stream": stream,
                 "expected": expected,
                 "command": command_id,
+                "digest": digest,
+                "update": update,
                 "channel": self.channel,
             },
         )
         if moved is None:  # the stream is behind expected_version: no gap may open
             raise _Conflict(None)
+        if moved[1] is not None:  # raising rolls the transaction back
+            check_metadata(cast(Mapping[str, JSONValue], moved[1]))
         return cast(int, moved[0])
 
     def _current(self, connection: _Connection, stream: str) -> int:

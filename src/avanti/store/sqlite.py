@@ -26,6 +26,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
     Closing,
+    CommandIdReused,
     MetadataChanged,
     Recorded,
     StoredStream,
@@ -33,22 +34,28 @@ from avanti.store.base import (
     StreamExists,
     UnknownStream,
     check_append,
+    check_command_digest,
     check_command_id,
     check_expected_metadata,
     check_format,
     check_metadata,
+    check_metadata_update,
     check_read,
     check_stream_name,
     check_streams,
     check_wait,
     check_wait_any,
     dump_json,
+    merge_metadata,
 )
 
 __all__ = ["SCHEMA_VERSION", "SQLiteEventStore"]
 
-SCHEMA_VERSION = 1
-"""The version of the tables this module writes (kept in ``PRAGMA user_version``)."""
+SCHEMA_VERSION = 2
+"""The version of the tables this module writes (kept in ``PRAGMA user_version``).
+
+Version 2 added the ``digest`` of each command id's command; a file of version 1 is brought
+forward when it is opened (its older command ids keep no digest)."""
 
 _SCHEMA = (
     """
@@ -84,9 +91,13 @@ CREATE TABLE commands (
     stream TEXT NOT NULL REFERENCES streams (stream),
     command_id TEXT NOT NULL,
     version INTEGER NOT NULL,
+    digest TEXT,
     PRIMARY KEY (stream, command_id)
 ) WITHOUT ROWID""",
 )
+
+_MIGRATIONS = {1: ("ALTER TABLE commands ADD COLUMN digest TEXT",)}
+"""The statements that bring the tables of each older version to the next."""
 
 _RECORD = "SELECT stream, format, format_version, setup, metadata, version, created, updated "
 
@@ -245,6 +256,12 @@ class SQLiteEventStore(Closing):
             for statement in _SCHEMA:
                 connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        else:
+            found = connection.execute("PRAGMA user_version").fetchone()[0]
+            for older in range(found, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[older]:
+                    connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         connection.execute("COMMIT")
 
     # -- the protocol --------------------------------------------------------------------------
@@ -279,11 +296,15 @@ class SQLiteEventStore(Closing):
         expected_version: int,
         *,
         command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
     ) -> int:
         """Add events to a stream at ``expected_version``, in one transaction; the new version."""
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
+        check_command_digest(command_digest)
+        update = check_metadata_update(metadata_update)
         rows = [
             (stream, expected_version + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
@@ -296,10 +317,12 @@ class SQLiteEventStore(Closing):
             try:
                 if command_id is not None:
                     done = connection.execute(
-                        "SELECT version FROM commands WHERE stream = ? AND command_id = ?",
+                        "SELECT version, digest FROM commands WHERE stream = ? AND command_id = ?",
                         (stream, command_id),
                     ).fetchone()
                     if done is not None:
+                        if None not in (done[1], command_digest) and done[1] != command_digest:
+                            raise CommandIdReused(stream, command_id)
                         return int(done[0])
                 if not rows:
                     current = self._version(connection, stream)
@@ -313,16 +336,23 @@ class SQLiteEventStore(Closing):
                     # the stream does not exist: the stored version tells which
                     actual = self._version(connection, stream)
                     raise VersionConflict(expected_version, actual) from None
+                metadata = None
+                if update:
+                    found = connection.execute(
+                        "SELECT metadata FROM streams WHERE stream = ?", (stream,)
+                    ).fetchone()
+                    metadata = merge_metadata(self._metadata(found[0]), update)
                 moved = connection.execute(
-                    "UPDATE streams SET version = ?, updated = max(updated, ?) "
-                    "WHERE stream = ? AND version = ?",
-                    (new, time.time(), stream, expected_version),
+                    "UPDATE streams SET version = ?, updated = max(updated, ?), "
+                    "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
+                    (new, time.time(), metadata, stream, expected_version),
                 ).rowcount
                 if moved != 1:
                     raise VersionConflict(expected_version, self._version(connection, stream))
                 if command_id is not None:
                     connection.execute(
-                        "INSERT INTO commands VALUES (?, ?, ?)", (stream, command_id, new)
+                        "INSERT INTO commands VALUES (?, ?, ?, ?)",
+                        (stream, command_id, new, command_digest),
                     )
                 connection.execute("COMMIT")
             finally:
@@ -524,6 +554,16 @@ class SQLiteEventStore(Closing):
             return tuple(_record(row) for row in rows)
         except (TypeError, ValueError):
             raise self._corrupt("a stream record is not well formed") from None
+
+    def _metadata(self, text: object) -> dict[str, JSONValue]:
+        """A stored metadata column as a dict; a :class:`StoreError` if it is not one."""
+        try:
+            metadata = json.loads(text) if isinstance(text, str) else None
+        except ValueError:
+            metadata = None
+        if not isinstance(metadata, dict):
+            raise self._corrupt("a stream record is not well formed")
+        return metadata
 
     @staticmethod
     def _version(connection: sqlite3.Connection, stream: str) -> int:
