@@ -128,3 +128,67 @@ def test_no_module_is_named_after_a_role_or_another_name_of_a_game() -> None:
     }
     assert not names & {"flagship", "forsale", "game_"}
     assert not (SOURCE / "game").exists()
+
+
+WEB_FRAMEWORKS = ("starlette", "uvicorn", "websockets", "h11", "httptools", "wsproto")
+
+TRANSPORT_FREE = (
+    "tables",
+    "requests",
+    "service",
+    "routes",
+    "wire",
+    "seats",
+    "push",
+    "bots",
+    "limits",
+    "log",
+    "schema",
+    "shapes",
+    "openapi",
+)
+"""The server's modules that know no transport: the table core and what it stands on."""
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """The top-level packages a file imports, every ``import`` counted."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_table_core_knows_no_web_framework() -> None:
+    """The table core (``avanti.server.tables``) and the modules it stands on import no web
+    framework, directly or through another module of the server; only the transports (the
+    HTTP endpoints, the WebSocket session, the pages, the app and uvicorn's configuration) do."""
+    server = SOURCE / "server"
+    reached: set[str] = set()
+    todo = ["tables"]
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for imported in imports(server / f"{name}.py"):
+            if imported.startswith("avanti.server."):
+                todo.append(imported.split(".")[2])
+    assert "tables" in reached
+    assert not reached & {"http", "socket", "app", "pages", "serving"}
+    assert reached <= set(TRANSPORT_FREE), reached - set(TRANSPORT_FREE)
+    for name in TRANSPORT_FREE:
+        assert not third_party_imports(server / f"{name}.py") & set(WEB_FRAMEWORKS), name
+    assert third_party_imports(server / "http.py") & set(WEB_FRAMEWORKS)  # the check can fail
+
+
+def test_no_server_module_is_over_400_lines() -> None:
+    """Each module of the server holds one job: none grows past about 400 lines."""
+    sizes = {
+        path.name: len(path.read_text(encoding="utf-8").splitlines())
+        for path in (SOURCE / "server").glob("*.py")
+    }
+    assert len(sizes) > 10
+    assert max(sizes.values()) <= 400, sizes

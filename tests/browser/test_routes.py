@@ -9,27 +9,26 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from starlette.applications import Starlette
 
 from avanti import catalog, mare
-from avanti.server import ServerLimits
-from avanti.server.pages import WEB, page_routes, table_data
+from avanti.server import create_app
+from avanti.server.pages import WEB
+from avanti.server.wire import table_data
 from avanti.store import GameStore, MemoryEventStore, StoreError
 
 
 class _Server:
-    """What :func:`page_routes` needs of a server: games and limits."""
+    """A store of games for the app."""
 
     def __init__(self) -> None:
         self.games = GameStore(MemoryEventStore())
-        self.limits = ServerLimits()
 
 
 class _Client:
-    """GET requests to the pages' routes alone, in process."""
+    """GET requests to the app, in process (no lifespan: no bots, no WebSocket)."""
 
     def __init__(self, server: _Server) -> None:
-        self._app = Starlette(routes=page_routes(server))
+        self._app = create_app(server.games)
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> httpx.Response:
         async def fetch() -> httpx.Response:

@@ -338,7 +338,9 @@ def test_oversized_bodies_and_messages_are_refused(tmp_path: Path) -> None:
             yield b'"}'
 
         reply = served.http.post(
-            f"/games/{game['id']}/commands", content=chunks(), headers=auth(ann)
+            f"/games/{game['id']}/commands",
+            content=chunks(),
+            headers={**auth(ann), "Content-Type": "application/json"},
         )
         assert reply.status_code == 413
         reply = served.http.post("/games", json={"game": "mare", "players": ["x" * 2_000]})

@@ -132,6 +132,7 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
 
         from avanti.server import create_app
         from avanti.server.log import configure
+        from avanti.server.serving import uvicorn_config
     except ImportError:  # pragma: no cover - depends on the environment
         raise InvalidArgument(
             "the game server needs its extra: python -m pip install 'avanti[server]'"
@@ -142,16 +143,13 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
     configure(logging.INFO)
     with open_store(args.database) as store:
         app = create_app(store, limits=limits)
-        config = uvicorn.Config(
+        config = uvicorn_config(
             app,
+            limits,
             host=args.host,
             port=args.port,
-            log_config=None,
-            access_log=False,
             lifespan="on",
-            ws_max_size=4 * limits.max_message_bytes,  # the app refuses beyond the limit
             timeout_graceful_shutdown=GRACE_SECONDS,
-            server_header=False,
             proxy_headers=bool(args.forwarded_allow_ips),
             forwarded_allow_ips=args.forwarded_allow_ips or None,
         )

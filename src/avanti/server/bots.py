@@ -1,23 +1,33 @@
-"""Bots in the server: the library's bots play the seats a game gives them.
+"""Bots in the server: the library's bots play the seats a game gives them, off the request path.
 
 After a game is created, after every accepted command, after a seat is handed to a bot, and
 whenever somebody looks at a game in which a bot is awaited (which covers a restart), the
 :class:`BotRunner` plays every bot seat the game waits for, one command at a time, until it waits
 only for people or is over. A bot is built with :func:`avanti.bots.make_bot` and sees only its
-seat's view and legal commands; its randomness comes from :mod:`secrets`. It has
-``think_seconds`` to choose; a bot that takes longer is left to finish alone and a uniformly
-random legal command is played instead (and logged).
+seat's view and legal commands; its randomness comes from :mod:`secrets`.
 
-The command is executed through :meth:`avanti.store.GameStore.execute` at the version the bot
-looked at, so when several server processes play the same bot at once, exactly one command is
-stored: the others meet a :class:`~avanti.core.errors.VersionConflict`, which only means that
-somebody else moved first, and look again.
+Bots think in worker *processes* (``bot_workers`` of them per server process, started on first
+use), never in the server's own threads: however many games bots play, they use at most that
+many cores, and the event loop that serves people keeps its own. Each choice has
+``think_seconds`` from the moment a worker starts on it; a worker's timer stops a bot that takes
+longer, and a uniformly random legal command is played instead (and logged). Choices wait their
+turn for a worker: with more bot games than workers, bots play more slowly, people do not.
+
+The command is executed through the table core at the version the bot looked at, so when
+several server processes play the same bot at once exactly one command is stored: the others
+meet a :class:`~avanti.core.errors.VersionConflict`, which only means somebody moved first.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import logging
+import multiprocessing
 import secrets
+import signal
+import threading
+from types import FrameType
 from typing import Any
 
 import anyio
@@ -26,41 +36,75 @@ from anyio import to_thread
 
 from avanti import catalog
 from avanti.bots import RandomBot, make_bot
-from avanti.core.errors import AvantiError, IllegalCommand, VersionConflict
+from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
 from avanti.server.log import LOGGER, log
 from avanti.server.push import Hub
-from avanti.server.seats import Table
-from avanti.server.wire import AnyGame
-from avanti.store import GameStore
+from avanti.server.requests import CommandRequest
+from avanti.server.tables import Tables
+from avanti.server.wire import ApiError
 
-__all__ = ["BotRunner"]
+__all__ = ["BotRunner", "think"]
 
 
-def _rng() -> Any:
-    """A bot's random stream, seeded from :mod:`secrets` (nobody can foresee a bot's play)."""
-    return Rng(secrets.randbits(64)).stream()
+class _TimeUp(Exception):
+    """A bot's time ran out."""
+
+
+def _time_up(signum: int, frame: FrameType | None) -> None:
+    raise _TimeUp
+
+
+def think(
+    kind: str, game: str, setup: Any, seat: int, view: Any, legal: tuple[Any, ...], seconds: float
+) -> Any:
+    """A bot's choice, or ``None`` when it takes longer than ``seconds`` (run in a worker
+    process: a timer signal stops the bot where it is)."""
+    bot = make_bot(kind, catalog.game_info(game), setup, seat)
+    rng = Rng(secrets.randbits(64)).stream()
+    timed = threading.current_thread() is threading.main_thread()
+    if timed:
+        signal.signal(signal.SIGALRM, _time_up)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return bot.choose(view, legal, rng)
+    except _TimeUp:
+        return None
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """Worker processes forked from a clean server process (never from the threaded server)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
 
 
 class BotRunner:
     """Plays the bot seats of the games it is told about (see the module's docstring)."""
 
-    def __init__(self, games: GameStore, hub: Hub, think_seconds: float) -> None:
-        self._games = games
+    def __init__(self, tables: Tables, hub: Hub, think_seconds: float, workers: int) -> None:
+        self._tables = tables
         self._hub = hub
         self._think = think_seconds
+        self._workers = workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: anyio.abc.TaskGroup | None = None
         self._running: set[str] = set()
         self._again: set[str] = set()
-        self._thinkers = anyio.CapacityLimiter(4)
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
         """Run the bots in ``tasks`` (the server's lifespan task group)."""
         self._tasks = tasks
 
     def stop(self) -> None:
-        """Forget the task group: no bot starts any more."""
+        """Forget the task group and stop the worker processes: no bot starts any more."""
         self._tasks = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def kick(self, game_id: str) -> None:
         """Play the game's awaited bot seats, now or right after the bots playing it now."""
@@ -73,17 +117,16 @@ class BotRunner:
         self._tasks.start_soon(self._run, game_id)
 
     async def resume(self, limit: int) -> None:
-        """Kick the ``limit`` most recently updated games (at start-up: bots that were awaited
-        when a server stopped play on)."""
+        """Kick the games in the lobby that bots play (at start-up: bots that were awaited when
+        a server stopped play on)."""
         try:
-            records = await to_thread.run_sync(lambda: self._games.games(limit=limit))
-        except AvantiError as error:
+            games = await to_thread.run_sync(self._tables.lobby, None, limit)
+        except Exception as error:  # a store that fails at start-up: people may look later
             log(logging.WARNING, "bots-resume-failed", message=str(error))
             return
-        for record in records:
-            table = Table.from_metadata(record.metadata)
-            if table is not None and table.bots:
-                self.kick(record.stream)
+        for game in games:
+            if isinstance(game, dict) and game.get("bots"):
+                self.kick(str(game["id"]))
 
     async def _run(self, game_id: str) -> None:
         try:
@@ -91,7 +134,10 @@ class BotRunner:
                 self._again.discard(game_id)
                 try:
                     moved = await self._step(game_id)
-                except AvantiError as error:
+                except ApiError as error:  # the seat changed hands, or the game moved on
+                    log(logging.DEBUG, "bot-refused", game=game_id, kind=error.kind)
+                    moved = error.kind == "version-conflict"
+                except AvantiError as error:  # a bot no library knows, a game it cannot read
                     log(
                         logging.WARNING,
                         "bot-failed",
@@ -108,13 +154,19 @@ class BotRunner:
         finally:
             self._running.discard(game_id)
 
-    def _read(self, game_id: str) -> tuple[Table | None, AnyGame]:
-        record = self._games.events.stream(game_id)
-        return Table.from_metadata(record.metadata), self._games.load(game_id)
+    async def _choose(
+        self, kind: str, game: str, setup: Any, seat: int, view: Any, legal: Any
+    ) -> Any:
+        if self._pool is None:
+            self._pool = _pool(self._workers)
+        call = functools.partial(think, kind, game, setup, seat, view, legal, self._think)
+        future = self._pool.submit(call)
+        return await anyio.to_thread.run_sync(future.result)
 
     async def _step(self, game_id: str) -> bool:
         """Play one bot command if a bot is awaited; whether to look again."""
-        table, game = await to_thread.run_sync(self._read, game_id)
+        seated = await to_thread.run_sync(self._tables.read, game_id)
+        table, game = seated.table, seated.game
         if table is None or game.is_over:
             return False
         seats = [seat for seat in game.waiting if table.bot(seat)]
@@ -123,35 +175,24 @@ class BotRunner:
         seat = seats[0]
         kind = table.bot(seat)
         assert kind is not None
-        bot = make_bot(kind, catalog.game_info(table.game), game.setup, seat)
         view = game.view(seat)
         legal = tuple(game.legal_commands(seat))
-        command: Any = None
-        with anyio.move_on_after(self._think):
-            command = await to_thread.run_sync(
-                bot.choose, view, legal, _rng(), abandon_on_cancel=True, limiter=self._thinkers
-            )
+        command = await self._choose(kind, table.game, game.setup, seat, view, legal)
         if command is None:
             log(logging.WARNING, "bot-timeout", game=game_id, seat=seat, bot=kind)
-            command = RandomBot().choose(view, legal, _rng())
-        try:
-            after = await to_thread.run_sync(self._execute, game_id, seat, command, game.version)
-        except VersionConflict:  # pragma: no cover - a race: somebody moved first
-            return True  # look again
-        except IllegalCommand as error:  # pragma: no cover - a bot's bug
-            log(
-                logging.ERROR, "bot-refused", game=game_id, seat=seat, bot=kind, reason=error.reason
-            )
-            return False
-        if after is None:  # pragma: no cover - a race: the seat was taken back meanwhile
-            return True
-        log(logging.INFO, "bot-command", game=game_id, seat=seat, bot=kind, version=after.version)
-        self._hub.publish(game_id, after)
+            command = RandomBot().choose(view, legal, Rng(secrets.randbits(64)).stream())
+        data = type(game).rules.codec.command_to_data(command)
+        request = CommandRequest(command=data, expected_version=game.version, bot=True)
+        acted = await to_thread.run_sync(
+            functools.partial(self._tables.act, game_id, request, seat=seat)
+        )
+        log(
+            logging.DEBUG,
+            "bot-command",
+            game=game_id,
+            seat=seat,
+            bot=kind,
+            version=acted.game.version,
+        )
+        self._hub.publish(game_id, acted.game)
         return True
-
-    def _execute(self, game_id: str, seat: int, command: Any, version: int) -> AnyGame | None:
-        """Store the bot's command at ``version``, if the seat is still a bot's."""
-        table = Table.from_metadata(self._games.events.stream(game_id).metadata)
-        if table is None or table.bot(seat) is None:  # pragma: no cover - a race (see above)
-            return None
-        return self._games.execute(game_id, command, version)

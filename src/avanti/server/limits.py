@@ -62,6 +62,10 @@ class ServerLimits:
     a proxy every client has the proxy's address: raise it there."""
     games_burst: int = 20
     """Games one client address may create at once before the rate applies."""
+    games_per_client: int = 20
+    """Games in play (not over, moved in within :attr:`lobby_seconds`) one client address may
+    have created; it creates another once one is over (429 ``rate-limited``). So a flood from
+    one address cannot push the others' games out of the lobby."""
     connections_per_game: int = 64
     """Open WebSocket connections to one game in one server process (``error``
     ``too-many-connections``, then close code 1013)."""
@@ -71,8 +75,22 @@ class ServerLimits:
     "ping"}``."""
     hello_timeout: float = 10.0
     """Seconds a new WebSocket has to send its first message (the token) before it is closed."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a request's headers, from its first byte (``avanti serve``
+    closes the connection then: a client that trickles its headers holds nothing for long)."""
+    body_timeout: float = 10.0
+    """Seconds a client has to send a request's body once its headers are in (408
+    ``request-timeout``)."""
+    keep_alive_timeout: float = 5.0
+    """Seconds an idle HTTP connection is kept open between requests (``avanti serve``)."""
+    max_connections: int = 800
+    """Open connections one ``avanti serve`` process takes; beyond them it answers 503 at once
+    (below a common limit of 1,024 open files, so the store and the logs keep theirs)."""
     list_limit: int = 100
     """The most games ``GET /games`` returns (``?limit=`` may ask for fewer)."""
+    lobby_seconds: float = 3_600.0
+    """A game leaves the lobby when it is over or when nobody moved in it for this long (it
+    stays in the store: ``GET /games/{id}`` still reads it)."""
     watched_games: int = 1_000
     """The most games one process watches in the store for its WebSocket listeners (all in one
     worker thread); listeners of further games get the changes made by this process at once,
@@ -86,11 +104,22 @@ class ServerLimits:
             "max_message_bytes",
             "command_burst",
             "games_burst",
+            "games_per_client",
             "connections_per_game",
             "watched_games",
+            "max_connections",
         ):
             _positive(getattr(self, name), name, whole=True)
-        for name in ("commands_per_second", "games_per_second", "idle_timeout", "hello_timeout"):
+        for name in (
+            "commands_per_second",
+            "games_per_second",
+            "idle_timeout",
+            "hello_timeout",
+            "header_timeout",
+            "body_timeout",
+            "keep_alive_timeout",
+            "lobby_seconds",
+        ):
             _positive(getattr(self, name), name)
         if type(self.list_limit) is not int or not 1 <= self.list_limit <= MAX_LIST_LIMIT:
             raise InvalidArgument(

@@ -17,12 +17,14 @@ holding everything it has not yet been sent.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 import anyio
 import anyio.abc
 from anyio import to_thread
 
+from avanti import catalog
 from avanti.core.errors import AvantiError
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
@@ -39,6 +41,20 @@ next call on; the listener is sent the game as it is when it joins)."""
 RETRY_SECONDS = 1.0
 """How long a follower waits after the store failed before it tries again."""
 
+PAYLOADS = 4_096
+"""How many built ``update`` messages a hub keeps, so that the seats of a change (and every
+connection of one seat, and every spectator) share one payload: built once, sent to each."""
+
+Build = Callable[[str, AnyGame, "int | None", int, "catalog.GameInfo | None"], str]
+"""Builds the text of an ``update``: game id, game, seat, the version sent before, table."""
+
+
+def build_update(
+    game_id: str, game: AnyGame, seat: int | None, after: int, table: catalog.GameInfo | None
+) -> str:
+    """The text of ``seat``'s ``update`` (see :func:`avanti.server.wire.update`)."""
+    return dumps(update(game, seat, after, table))
+
 
 class Listener:
     """One connection's subscription to a game, for one seat (``None``: a spectator).
@@ -54,6 +70,7 @@ class Listener:
         seat: int | None,
         after: int,
         send: Callable[[str], Awaitable[None]],
+        table: catalog.GameInfo | None = None,
     ) -> None:
         self.game_id = game_id
         """The game listened to."""
@@ -63,6 +80,10 @@ class Listener:
         """The version up to which this connection has been sent the game."""
         self.lock = anyio.Lock()
         """Held while a message is sent on the connection."""
+        self.table = table
+        """The game's catalog entry when each update carries the seat's table, else ``None``."""
+        self.build: Build = build_update
+        """How the listener's updates are built (a hub shares one payload among its seats)."""
         self._send = send
         self._newest: AnyGame | None = None
         self._wake = anyio.Event()
@@ -84,7 +105,8 @@ class Listener:
         async with self.lock:
             if game.version <= self.last and not always:
                 return
-            message = dumps(update(game, self.seat, min(self.last, game.version)))
+            after = min(self.last, game.version)
+            message = self.build(self.game_id, game, self.seat, after, self.table)
             await self._send(message)
             self.last = max(self.last, game.version)
 
@@ -129,6 +151,24 @@ class Hub:
         self._channels: dict[str, _Channel] = {}
         self._tasks: anyio.abc.TaskGroup | None = None
         self._joined = anyio.Event()
+        self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
+
+    def build(
+        self,
+        game_id: str,
+        game: AnyGame,
+        seat: int | None,
+        after: int,
+        table: catalog.GameInfo | None,
+    ) -> str:
+        """The text of an ``update``, built once for every listener that needs the same one."""
+        key = (game_id, game.version, seat, after, table is not None)
+        text = self._payloads.get(key)
+        if text is None:
+            text = self._payloads[key] = build_update(game_id, game, seat, after, table)
+            if len(self._payloads) > PAYLOADS:
+                self._payloads.popitem(last=False)
+        return text
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
         """Run the watcher in ``tasks`` (the server's lifespan task group)."""
@@ -159,6 +199,7 @@ class Hub:
                 f"this game has {self._limits.connections_per_game} connections already, the "
                 "most one server takes",
             )
+        listener.build = self.build
         channel.listeners.add(listener)
         channel.known = max(channel.known, listener.last)
         if channel.newest is not None:  # offered while the listener was loading the game

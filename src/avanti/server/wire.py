@@ -13,18 +13,31 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.game import Game
+from avanti.store.base import STREAM_NAME
+
+_orjson: Any
+try:  # orjson (the server extra) writes JSON several times faster; the standard module else
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - depends on the environment
+    _orjson = None
 
 __all__ = [
     "AnyGame",
     "ApiError",
+    "conflict",
     "dumps",
     "error_body",
     "events_data",
+    "game_id",
     "legal_data",
     "outcome_data",
     "public_setup_data",
+    "table_data",
+    "unauthorized",
+    "unknown_game",
     "update",
     "view_data",
 ]
@@ -57,8 +70,42 @@ def error_body(kind: str, message: str, **fields: JSONValue) -> dict[str, JSONVa
     return {"error": {"kind": kind, "message": message, **fields}}
 
 
+def unauthorized() -> ApiError:
+    """The one refusal of every bad token: the same whatever the token."""
+    return ApiError(401, "unauthorized", "that is no seat's token in this game")
+
+
+def unknown_game() -> ApiError:
+    """The refusal of a game id no stored game has."""
+    return ApiError(404, "unknown-game", "there is no such game")
+
+
+def game_id(value: object) -> str:
+    """A game id from a path; 404 for one no game can have."""
+    if not isinstance(value, str) or STREAM_NAME.fullmatch(value) is None:
+        raise unknown_game()
+    return value
+
+
+def conflict(expected: int, actual: int) -> ApiError:
+    """The 409 refusal of a command decided on a version the game has left."""
+    return ApiError(
+        409,
+        "version-conflict",
+        "the game has moved on: look at it again and decide again",
+        expected=expected,
+        actual=actual,
+    )
+
+
 def dumps(value: object) -> str:
-    """Compact JSON text (no NaN, Unicode kept)."""
+    """Compact JSON text (no NaN, Unicode kept), written by orjson where it is installed."""
+    if _orjson is not None:
+        try:
+            text: str = _orjson.dumps(value).decode()
+            return text
+        except TypeError:  # an int beyond 64 bits: the standard module writes it
+            pass
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -105,9 +152,27 @@ def public_setup_data(game: AnyGame) -> JSONValue:
     return _plain(type(game).rules.codec.unstructure(game.public_setup))
 
 
-def update(game: AnyGame, seat: int | None, after: int) -> dict[str, JSONValue]:
-    """The WebSocket ``update`` for ``seat``, with the events after version ``after``."""
-    return {
+def table_data(game: AnyGame, info: catalog.GameInfo, seat: int | None, after: int) -> JSONValue:
+    """A seat's table: its picture of the game and the events it may see from position
+    ``after`` on, each in words. Built only from :meth:`~avanti.core.game.Game.view`,
+    :meth:`~avanti.core.game.Game.last_events`, :meth:`~avanti.core.game.Game.events_for` and
+    the public setup, so it holds nothing hidden from ``seat`` (A30)."""
+    module: Any = info.load()
+    public = game.public_setup
+    svg: str = module.picture(game.view(seat), table=public, last=game.last_events(seat))
+    history: list[JSONValue] = [
+        {"position": position, "text": str(module.describe(event, public))}
+        for position, event in game.events_for(seat, after=after)
+    ]
+    return {"version": game.version, "seat": seat, "svg": svg, "history": history}
+
+
+def update(
+    game: AnyGame, seat: int | None, after: int, table: catalog.GameInfo | None = None
+) -> dict[str, JSONValue]:
+    """The WebSocket ``update`` for ``seat``, with the events after version ``after``; with
+    ``table`` (the game's catalog entry), the seat's :func:`table_data` too."""
+    message: dict[str, JSONValue] = {
         "type": "update",
         "version": game.version,
         "events": events_data(game, seat, after),
@@ -116,3 +181,6 @@ def update(game: AnyGame, seat: int | None, after: int) -> dict[str, JSONValue]:
         "waiting": list(game.waiting),
         "outcome": outcome_data(game),
     }
+    if table is not None:
+        message["table"] = table_data(game, table, seat, after)
+    return message

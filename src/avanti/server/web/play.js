@@ -47,32 +47,18 @@ function who(seat) {
 
 // -- the picture and the history --------------------------------------------------------------
 
-let refreshing = false;
-
-/** Fetch the seat's picture and new history until they show the newest version (one loop at
- * a time: a call while one runs lets that one catch up). */
-async function refresh() {
-  if (refreshing) return;
-  refreshing = true;
-  try {
-    while (state.shown < state.version) {
-      const data = await request(`${tablePath}/table?after=${state.heard}`, {token});
-      drawPicture(data.svg);
-      for (const line of data.history) {
-        if (line.position < state.heard) continue;
-        history.append(el("li", {value: line.position + 1}, line.text));
-        state.heard = line.position + 1;
-      }
-      history.scrollTop = history.scrollHeight;
-      state.shown = data.version;
-    }
-  } catch (error) {
-    say(`The table could not be read: ${error.message}; trying again…`);
-    setTimeout(refresh, 1000);
-  } finally {
-    refreshing = false;
-    render();
+/** Draw an update's table (the seat's picture and its new history): every update carries it,
+ * because the hello asked for it, so the page fetches nothing per change. */
+function showTable(table) {
+  if (!table || table.version < state.shown) return;
+  drawPicture(table.svg);
+  for (const line of table.history) {
+    if (line.position < state.heard) continue;
+    history.append(el("li", {value: line.position + 1}, line.text));
+    state.heard = line.position + 1;
   }
+  history.scrollTop = history.scrollHeight;
+  state.shown = table.version;
 }
 
 function drawPicture(text) {
@@ -245,21 +231,16 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}${tablePath}/stream`);
   state.socket = socket;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({token, after: Math.max(state.version, 0)}));
+    socket.send(JSON.stringify({token, after: Math.max(state.heard, 0), table: true}));
   });
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     state.retry = 250;
     if (data.type === "update") {
       if (data.version >= state.version) take(data);
-      refresh();
+      showTable(data.table);
     } else if (data.type === "result") {
       state.pending = false;
-      if (data.version > state.version) {
-        state.version = data.version;
-        state.legal = data.legal;
-      }
-      refresh();
     } else if (data.type === "error") {
       state.pending = false;
       const error = data.error;

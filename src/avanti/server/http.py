@@ -1,0 +1,352 @@
+"""The HTTP endpoints: thin callers of the table core (:mod:`avanti.server.tables`).
+
+Each endpoint reads its request, makes one call of the core in a worker thread, and answers
+JSON. Refusals are raised as :class:`~avanti.server.wire.ApiError` and answered by the app's
+exception handlers (:data:`EXCEPTION_HANDLERS`), which also turn a failing store into 503 and
+a bug into a logged 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+from anyio import to_thread
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+
+from avanti import catalog
+from avanti.core.codec import JSONValue, parse_json
+from avanti.core.errors import DecodeError, UnknownGame
+from avanti.server.log import LOGGER, log
+from avanti.server.requests import CommandRequest, NewGame
+from avanti.server.service import Server
+from avanti.server.wire import (
+    ApiError,
+    dumps,
+    events_data,
+    game_id,
+    legal_data,
+    outcome_data,
+    public_setup_data,
+    table_data,
+    view_data,
+)
+from avanti.store import StoreError
+
+__all__ = ["ENDPOINTS", "EXCEPTION_HANDLERS", "json_response"]
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def json_response(
+    data: object, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A JSON response."""
+    return Response(dumps(data), status_code=status, media_type="application/json", headers=headers)
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def _token(request: Request) -> str | None:
+    """The bearer token of a request, ``None`` without ``Authorization``; 401 if malformed."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "that is no seat's token in this game")
+    return token.strip()
+
+
+def _query_int(request: Request, name: str, default: int, least: int, most: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 12 and least <= int(text) <= most):
+        raise ApiError(
+            400, "bad-request", f"?{name}= must be a whole number from {least} to {most}"
+        )
+    return int(text)
+
+
+def _check_origin(request: Request) -> None:
+    """Refuse a request another site's page made: a body that is not ``application/json``
+    (which a page can send without asking the server first) or an ``Origin`` of another host."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(
+            415, "unsupported-media-type", "a request body must be sent as application/json"
+        )
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "").lower()
+        if origin == "null" or urlsplit(origin).netloc.lower() != host:
+            raise ApiError(403, "cross-origin", "requests from pages of other sites are refused")
+
+
+async def _body(request: Request) -> JSONValue:
+    """The request's JSON body, within the size and time limits."""
+    _check_origin(request)
+    limits = _server(request).limits
+    most = limits.max_body_bytes
+    message = f"a request body holds at most {most} bytes"
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and (len(length) > 12 or int(length) > most):
+        log(logging.WARNING, "limit", limit="max_body_bytes", path=request.url.path)
+        raise ApiError(413, "too-large", message)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with anyio.fail_after(limits.body_timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > most:
+                    log(logging.WARNING, "limit", limit="max_body_bytes", path=request.url.path)
+                    raise ApiError(413, "too-large", message)
+                chunks.append(chunk)
+    except TimeoutError:
+        log(logging.WARNING, "limit", limit="body_timeout", path=request.url.path)
+        raise ApiError(
+            408, "request-timeout", f"a request body must arrive within {limits.body_timeout:g} s"
+        ) from None
+    except ClientDisconnect:  # pragma: no cover - the client went away mid-request
+        raise ApiError(400, "bad-request", "the request was cut short") from None
+    try:
+        return parse_json(b"".join(chunks))
+    except DecodeError as error:
+        raise ApiError(400, "malformed-json", "; ".join(error.errors)[:300]) from None
+
+
+# -- endpoints ----------------------------------------------------------------------------------
+
+
+async def health(request: Request) -> Response:
+    """``GET /health``: ``{"status": "ok"}``."""
+    return json_response({"status": "ok"})
+
+
+async def openapi(request: Request) -> Response:
+    """``GET /openapi.json``: the protocol as an OpenAPI document."""
+    return json_response(_server(request).document(""))
+
+
+async def schemas(request: Request) -> Response:
+    """``GET /schemas/{game}``: JSON Schemas of a game's views, commands and events."""
+    return json_response(_server(request).document(str(request.path_params["game"])))
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /games``: the lobby, the most recently updated games in play first."""
+    server = _server(request)
+    most = server.limits.list_limit
+    limit = _query_int(request, "limit", most, 1, most)
+    name = request.query_params.get("game")
+    if name is not None and name not in catalog.GAMES:
+        raise ApiError(400, "unknown-game", "no game of that name is served here")
+    games = await to_thread.run_sync(server.tables.lobby, name, limit)
+    return json_response({"games": games})
+
+
+async def create_game(request: Request) -> Response:
+    """``POST /games``: a new game with a secret seed; each person's seat token, once."""
+    server = _server(request)
+    wanted = NewGame.read(await _body(request), server.limits.bot_kinds)
+    client = request.client.host if request.client else "unknown"
+    created = await to_thread.run_sync(server.tables.create, wanted, client)
+    log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
+    server.bots.kick(created.game_id)
+    seats = [
+        {"seat": seat, "name": name, "token": token, "bot": wanted.bots.get(seat)}
+        for seat, (name, token) in enumerate(zip(wanted.players, created.tokens, strict=True))
+    ]
+    return json_response(
+        {
+            "id": created.game_id,
+            "game": wanted.game,
+            "seats": seats,
+            "spectator": f"/games/{created.game_id}",
+        },
+        201,
+    )
+
+
+async def get_game(request: Request) -> Response:
+    """``GET /games/{id}``: the game as the token's seat (or a spectator) sees it."""
+    server = _server(request)
+    seated = await server.read(game_id(request.path_params["game_id"]))
+    game = seated.game
+    seat = server.tables.seat_of(seated.table, _token(request))
+    after = _query_int(request, "after", 0, 0, game.version)
+    return json_response(
+        {
+            "id": seated.record.stream,
+            "game": seated.info.name,
+            "seat": seat,
+            "version": game.version,
+            "public_setup": public_setup_data(game),
+            "view": view_data(game, seat),
+            "waiting": list(game.waiting),
+            "legal": legal_data(game, seat),
+            "events": events_data(game, seat, after),
+            "outcome": outcome_data(game),
+        }
+    )
+
+
+async def get_table(request: Request) -> Response:
+    """``GET /games/{id}/table``: the seat's picture and its history in words."""
+    server = _server(request)
+    seated = await server.read(game_id(request.path_params["game_id"]))
+    seat = server.tables.seat_of(seated.table, _token(request))
+    game = seated.game
+    text = request.query_params.get("after")
+    if text is not None and not (text.isascii() and text.isdigit() and len(text) <= 12):
+        raise ApiError(400, "bad-request", "?after= must be a version (an int >= 0)")
+    after = 0 if text is None else int(text)
+    if after > game.version:
+        raise ApiError(400, "bad-request", f"?after= is beyond the game's version, {game.version}")
+    data = await to_thread.run_sync(table_data, game, seated.info, seat, after)
+    return json_response(data)
+
+
+async def post_command(request: Request) -> Response:
+    """``POST /games/{id}/commands``: execute a command of the token's seat."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    token = _token(request)
+    wanted = CommandRequest.read(await _body(request))
+
+    def act() -> Any:
+        acted = server.tables.act(game, wanted, token=token, rate=True)
+        after = acted.game
+        return acted, {
+            "version": after.version,
+            "events": events_data(after, acted.seat, acted.since),
+            "legal": legal_data(after, acted.seat),
+            "view": view_data(after, acted.seat),
+        }
+
+    acted, reply = await to_thread.run_sync(act)
+    if not acted.executed.repeated:
+        server.acted(game, acted)
+    return json_response(reply)
+
+
+async def put_bot(request: Request) -> Response:
+    """``PUT /games/{id}/seats/{seat}/bot``: hand the token's seat to a bot."""
+    body = await _body(request)
+    kinds = _server(request).limits.bot_kinds
+    if not isinstance(body, dict) or set(body) != {"bot"}:
+        raise ApiError(400, "bad-request", """the body must be {"bot": "heuristic"}""")
+    kind = body["bot"]
+    if not isinstance(kind, str) or kind not in kinds:
+        raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(kinds)}")
+    return await _hand_over(request, kind)
+
+
+async def delete_bot(request: Request) -> Response:
+    """``DELETE /games/{id}/seats/{seat}/bot``: the token's seat is played by its person."""
+    return await _hand_over(request, None)
+
+
+async def _hand_over(request: Request, kind: str | None) -> Response:
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    token = _token(request)
+    wanted = str(request.path_params["seat"])
+    seat = await to_thread.run_sync(server.tables.hand_over, game, token, wanted, kind)
+    log(logging.INFO, "bot-seat", game=game, seat=seat, bot=kind)
+    if kind is not None:
+        server.bots.kick(game)
+    return json_response({"seat": seat, "bot": kind})
+
+
+async def get_catalog(request: Request) -> Response:
+    """``GET /catalog``: the games served (name, title, seat limits, default names), the bots."""
+    served = [
+        {
+            "name": info.name,
+            "title": info.title,
+            "min_players": info.min_players,
+            "max_players": info.max_players,
+            "default_players": list(info.player_names(info.max_players)),
+        }
+        for info in catalog.GAMES.values()
+    ]
+    return json_response({"games": served, "bots": list(_server(request).limits.bot_kinds)})
+
+
+ENDPOINTS: dict[str, Endpoint] = {
+    "health": health,
+    "openapi": openapi,
+    "schemas": schemas,
+    "list_games": list_games,
+    "create_game": create_game,
+    "get_game": get_game,
+    "get_table": get_table,
+    "post_command": post_command,
+    "put_bot": put_bot,
+    "delete_bot": delete_bot,
+    "get_catalog": get_catalog,
+}
+"""The HTTP endpoints by their name in :data:`avanti.server.routes.ROUTES`."""
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+
+async def _refused(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    return json_response(error.body(), error.status, headers)
+
+
+async def _store_failed(request: Request, error: Exception) -> Response:
+    log(logging.ERROR, "store-failed", message=str(error))
+    failed = ApiError(503, "unavailable", "the game store is unavailable; try again")
+    return json_response(failed.body(), 503)
+
+
+async def _unreadable(request: Request, error: Exception) -> Response:
+    log(logging.ERROR, "unreadable-game", path=request.url.path, message=str(error))
+    return json_response(
+        ApiError(500, "internal", "the server failed; this was logged").body(), 500
+    )
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    """Routing's own refusals (no such path, or method) as JSON errors."""
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    kind = {404: "not-found", 405: "method-not-allowed"}.get(status, "bad-request")
+    message = {404: "no such path", 405: "that method is not allowed here"}.get(status, kind)
+    return json_response({"error": {"kind": kind, "message": message}}, status)
+
+
+async def _bug(request: Request, error: Exception) -> Response:  # pragma: no cover - a bug
+    LOGGER.error(
+        "internal error",
+        exc_info=(type(error), error, error.__traceback__),
+        extra={"avanti_fields": {"path": request.url.path}},
+    )
+    return json_response(
+        ApiError(500, "internal", "the server failed; this was logged").body(), 500
+    )
+
+
+EXCEPTION_HANDLERS: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+    ApiError: _refused,
+    StoreError: _store_failed,
+    DecodeError: _unreadable,
+    UnknownGame: _unreadable,
+    HTTPException: _not_found,
+    Exception: _bug,
+}
+"""How the app answers what an endpoint raises (Starlette's ``exception_handlers``)."""

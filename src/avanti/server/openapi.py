@@ -1,0 +1,314 @@
+"""The OpenAPI document of the server's protocol, from the games' codecs and the route table.
+
+Every route of :data:`avanti.server.routes.ROUTES` that is documented is described here (a test
+checks the two hold the same routes), beside every game's schemas (:mod:`avanti.server.schema`)
+and the protocol's shapes (:mod:`avanti.server.shapes`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from avanti import catalog
+from avanti.core.codec import JSONValue
+from avanti.core.errors import InvalidArgument
+from avanti.server.routes import ROUTES
+from avanti.server.schema import (
+    _SEAT,
+    _VERSION,
+    JSON_SCHEMA_DIALECT,
+    OPENAPI_VERSION,
+    GameClass,
+    _build,
+    _error,
+    _game_class,
+    _json,
+    _ref,
+)
+from avanti.server.shapes import _STRING, game_protocol, protocol_schemas
+
+__all__ = ["openapi"]
+
+
+def openapi() -> dict[str, JSONValue]:
+    """The OpenAPI 3.1 document of the server's protocol (``GET /openapi.json``).
+
+    Every endpoint with its parameters, request and response bodies and error statuses; the
+    WebSocket's messages as ``Stream*`` schemas. Each game of the catalog brings its schemas under
+    ``components.schemas`` with the game's name as a prefix (``avanti.View``, ``mare.Roll``,
+    ``autorama.Command``). A new dict on every call.
+    """
+    games = tuple((name, _game_class(name)) for name in catalog.GAMES)
+    return copy.deepcopy(_openapi(games))
+
+
+_OPENAPI: dict[tuple[tuple[str, GameClass], ...], dict[str, JSONValue]] = {}
+"""The OpenAPI document for each catalog (its games by name), made once."""
+
+
+def _openapi(games: tuple[tuple[str, GameClass], ...]) -> dict[str, JSONValue]:
+    found = _OPENAPI.get(games)
+    if found is None:
+        found = _OPENAPI[games] = _make_openapi(games)
+    return found
+
+
+def _component_ref(game: str) -> Callable[[str], str]:
+    """The ``$ref`` of one of ``game``'s definitions among the OpenAPI components."""
+
+    def ref(name: str) -> str:
+        return f"#/components/schemas/{game}.{name}"
+
+    return ref
+
+
+def _make_openapi(games: tuple[tuple[str, GameClass], ...]) -> dict[str, JSONValue]:
+    components: dict[str, JSONValue] = {}
+    for name, game_class in games:
+        defs, top = _build(game_class, _component_ref(name))
+        codec = game_class.rules.codec
+        for key, tags in (("command", codec.commands), ("event", codec.events)):
+            options = top[key]["oneOf"]
+            top[key]["discriminator"] = {  # for code generators: the tag names the class
+                "propertyName": "type",
+                "mapping": {tag: option["$ref"] for tag, option in zip(tags, options, strict=True)},
+            }
+        components.update({f"{name}.{d}": schema for d, schema in defs.items()})
+        for key, schema in top.items():
+            label = f"{name}." + "".join(part.capitalize() for part in key.split("_"))
+            if schema == _ref(label):  # the class has the name already (View, Outcome)
+                continue
+            if label in components:
+                raise InvalidArgument(f"{name} has a class named {label!r} that is not its {key}")
+            components[label] = schema
+        components.update(game_protocol(name))
+    names = [name for name, _ in games]
+    components.update(protocol_schemas(names))
+    return {
+        "openapi": OPENAPI_VERSION,
+        "jsonSchemaDialect": JSON_SCHEMA_DIALECT,
+        "info": {
+            "title": "avanti server",
+            "version": "1",
+            "description": (
+                "Games of the avanti library over HTTP and a WebSocket: a lobby, seats with "
+                "secret tokens, per-seat views and event streams, bots."
+            ),
+        },
+        "paths": _paths(names),
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "seat": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat's token, as POST /games returned it.",
+                }
+            },
+        },
+    }
+
+
+def _paths(names: list[str]) -> dict[str, JSONValue]:
+    """The document's paths: one operation for each documented route of
+    :data:`~avanti.server.routes.ROUTES`, with the route's summary and operation id."""
+    described = _operations(names)
+    paths: dict[str, JSONValue] = {}
+    for spec in ROUTES:
+        if not spec.documented:
+            continue
+        path = spec.path.replace("{game_id}", "{id}")
+        method = "get" if spec.method == "WEBSOCKET" else spec.method.lower()
+        operation = dict(described[path][method])
+        operation.update(summary=spec.summary, operationId=spec.name)
+        entry = paths.setdefault(path, {})
+        assert isinstance(entry, dict)
+        entry[method] = operation
+    return paths
+
+
+def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
+    """Each route's operation, by path and method, without its summary."""
+    game_id = {"name": "id", "in": "path", "required": True, "schema": _STRING}
+    seat = {"name": "seat", "in": "path", "required": True, "schema": _SEAT}
+    bearer: list[JSONValue] = [{"seat": []}, {}]
+    other = {"default": _error("Any other refusal: 500 internal, 503 unavailable.")}
+    bad_token = _error("unauthorized: the token is no seat's of this game.")
+    no_game = _error("unknown-game: there is no such game.")
+    too_large = _error("too-large: the body is too big.")
+    return {
+        "/health": {
+            "get": {
+                "summary": "Whether the server is up",
+                "responses": {"200": _json(_ref("Health"), "The server is up.")},
+            }
+        },
+        "/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "responses": {"200": _json({"type": "object"}, "The OpenAPI document.")},
+            }
+        },
+        "/schemas/{game}": {
+            "get": {
+                "summary": "The JSON Schemas of a game's views, commands, events, public setup "
+                "and outcome",
+                "parameters": [
+                    {"name": "game", "in": "path", "required": True, "schema": {"enum": names}}
+                ],
+                "responses": {
+                    "200": _json({"type": "object"}, "A JSON Schema (draft 2020-12) document."),
+                    "404": _error("unknown-game: no game of that name."),
+                },
+            }
+        },
+        "/games": {
+            "get": {
+                "summary": "The lobby: stored games, the most recently updated first",
+                "parameters": [
+                    {"name": "game", "in": "query", "schema": {"enum": names}},
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+                ],
+                "responses": {
+                    "200": _json(_ref("GameList"), "The games' public facts."),
+                    "400": _error("bad-request (limit), unknown-game (game)."),
+                    **other,
+                },
+            },
+            "post": {
+                "summary": "Create a game",
+                "requestBody": {"required": True, **_json(_ref("NewGame"), "The new game.")},
+                "responses": {
+                    "201": _json(_ref("CreatedGame"), "The game, with each seat's token."),
+                    "400": _error("bad-request, malformed-json, unknown-game, unknown-bot."),
+                    "413": too_large,
+                    "422": _error("invalid-setup (the players), invalid-options."),
+                    "429": _error("rate-limited: too many new games from this address."),
+                    **other,
+                },
+            },
+        },
+        "/games/{id}": {
+            "get": {
+                "summary": "The game as the token's seat (or, without a token, a spectator) "
+                "sees it",
+                "security": bearer,
+                "parameters": [
+                    game_id,
+                    {"name": "after", "in": "query", "schema": _VERSION},
+                ],
+                "responses": {
+                    "200": _json(_ref("SeatState"), "The seat's game."),
+                    "400": _error("bad-request: after is beyond the game's version."),
+                    "401": bad_token,
+                    "404": no_game,
+                    **other,
+                },
+            }
+        },
+        "/catalog": {
+            "get": {
+                "summary": "The games served and the bots a game may seat",
+                "responses": {"200": _json(_ref("Catalog"), "The catalog.")},
+            }
+        },
+        "/games/{id}/table": {
+            "get": {
+                "summary": "The token's seat's picture of the game and its history in words "
+                "(the browser front end's table)",
+                "security": bearer,
+                "parameters": [
+                    game_id,
+                    {"name": "after", "in": "query", "schema": _VERSION},
+                ],
+                "responses": {
+                    "200": _json(_ref("SeatTable"), "The seat's table."),
+                    "400": _error("bad-request: after is not a version of the game."),
+                    "401": bad_token,
+                    "404": no_game,
+                    **other,
+                },
+            }
+        },
+        "/games/{id}/commands": {
+            "post": {
+                "summary": "Send a command of the token's seat",
+                "security": [{"seat": []}],
+                "parameters": [game_id],
+                "requestBody": {
+                    "required": True,
+                    **_json(_ref("CommandRequest"), "A command, or its notation."),
+                },
+                "responses": {
+                    "200": _json(_ref("CommandResult"), "The command was executed."),
+                    "400": _error("bad-request, malformed-json."),
+                    "401": bad_token,
+                    "403": _error(
+                        "forbidden: no token (a spectator), a command of another seat, or a "
+                        "seat a bot plays."
+                    ),
+                    "404": no_game,
+                    "409": _error("version-conflict: expected_version is not the version."),
+                    "413": too_large,
+                    "422": _error("illegal-command (the rules refuse it), invalid-command."),
+                    "429": _error("rate-limited: too many commands from this seat."),
+                    **other,
+                },
+            }
+        },
+        "/games/{id}/seats/{seat}/bot": {
+            "put": {
+                "summary": "Hand the token's seat to a bot",
+                "security": [{"seat": []}],
+                "parameters": [game_id, seat],
+                "requestBody": {"required": True, **_json(_ref("BotRequest"), "The bot.")},
+                "responses": {
+                    "200": _json(_ref("SeatBot"), "A bot plays the seat."),
+                    "400": _error("bad-request, malformed-json, unknown-bot."),
+                    "401": bad_token,
+                    "403": _error("forbidden: the token is not that seat's."),
+                    "404": no_game,
+                    "413": too_large,
+                    **other,
+                },
+            },
+            "delete": {
+                "summary": "Take the token's seat back from its bot",
+                "security": [{"seat": []}],
+                "parameters": [game_id, seat],
+                "responses": {
+                    "200": _json(_ref("SeatBot"), "The seat's person plays it again."),
+                    "401": bad_token,
+                    "403": _error("forbidden: the token is not that seat's."),
+                    "404": no_game,
+                    **other,
+                },
+            },
+        },
+        "/games/{id}/stream": {
+            "get": {
+                "summary": "A WebSocket of the seat's updates, and its commands",
+                "description": (
+                    "Upgrade to a WebSocket. The client's first message is a StreamHello (the "
+                    "token stays out of the URL). The server answers with a StreamUpdate of "
+                    "the events after `after`, then sends one after every change to the game, "
+                    "from any server process. The client may send StreamCommand messages (each "
+                    "answered by a StreamResult or a StreamError) and StreamPing messages. A "
+                    "bad first message or token, a message too big, a long silence and a full "
+                    "game get a StreamError, then the socket is closed."
+                ),
+                "parameters": [game_id],
+                "responses": {"101": {"description": "Switching to the WebSocket protocol."}},
+                "x-websocket": {
+                    "client": [_ref("StreamHello"), _ref("StreamCommand"), _ref("StreamPing")],
+                    "server": [
+                        _ref("StreamUpdate"),
+                        _ref("StreamResult"),
+                        _ref("StreamError"),
+                        _ref("StreamPong"),
+                    ],
+                },
+            }
+        },
+    }

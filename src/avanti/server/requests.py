@@ -1,0 +1,227 @@
+"""What clients send: the protocol's requests, read and checked once, as typed values.
+
+Each request is a frozen ``kw_only`` attrs class built by its ``read`` class method from the
+parsed JSON; a body that does not fit is refused with a 400 (or 422) :class:`ApiError` that
+says which key was wrong. Numbers are read within bounds before they are turned into ints, so
+no request can make the server convert a number of thousands of digits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import field, frozen
+
+from avanti import catalog
+from avanti.core.codec import JSONValue
+from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
+from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.store.base import check_command_id
+
+__all__ = ["CommandRequest", "Hello", "NewGame", "decode", "illegal", "new_game", "version_of"]
+
+_COMMAND_KEYS = frozenset({"command", "notation", "expected_version", "command_id"})
+_GAME_KEYS = frozenset({"game", "players", "bots", "options"})
+_HELLO_KEYS = frozenset({"token", "after", "table"})
+
+
+def version_of(value: object) -> int | None:
+    """A version (an int >= 0) from JSON (no bool), else ``None``."""
+    return value if type(value) is int and value >= 0 else None
+
+
+def _object(
+    body: JSONValue, known: frozenset[str], extra: frozenset[str] = frozenset()
+) -> dict[str, JSONValue]:
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad-request", "the body must be a JSON object")
+    unknown = sorted(set(body) - known - extra)
+    if unknown:
+        raise ApiError(400, "bad-request", f"unknown keys: {', '.join(unknown)}"[:200])
+    return body
+
+
+@frozen(kw_only=True)
+class CommandRequest:
+    """A command as a client sends it: exactly one of ``command`` (its JSON) and ``notation``,
+    an optional ``expected_version`` and an optional ``command_id`` (which names this one
+    command: a retry with it is answered as the first time, another command with it is refused
+    with 409 ``command-id-reused``)."""
+
+    command: JSONValue = None
+    """The command's JSON, if it was sent so."""
+    notation: str | None = None
+    """The command's notation, if it was sent so."""
+    expected_version: int | None = None
+    """The version the client saw, if it sent one."""
+    command_id: str | None = None
+    """The client's id of the command, if it sent one."""
+    bot: bool = field(default=False, repr=False)
+    """Set by the server for its own bots' commands (never read from a client)."""
+
+    @classmethod
+    def read(cls, body: JSONValue, extra: frozenset[str] = frozenset()) -> CommandRequest:
+        """The request in a parsed body (``extra``: further keys the transport allows)."""
+        body = _object(body, _COMMAND_KEYS, extra)
+        if ("command" in body) == ("notation" in body):
+            raise ApiError(400, "bad-request", "send exactly one of 'command' and 'notation'")
+        notation = body.get("notation")
+        if "notation" in body and not isinstance(notation, str):
+            raise ApiError(400, "bad-request", "'notation' must be a string")
+        expected = body.get("expected_version")
+        if expected is not None and version_of(expected) is None:
+            raise ApiError(400, "bad-request", "'expected_version' must be a version (an int >= 0)")
+        command_id = body.get("command_id")
+        if command_id is not None:
+            try:
+                if not isinstance(command_id, str) or len(command_id) > 100:
+                    raise InvalidArgument("not a command id")
+                check_command_id(command_id)
+            except InvalidArgument:
+                raise ApiError(
+                    400, "bad-request", "'command_id' must be 1 to 100 printable characters"
+                ) from None
+        return cls(
+            command=body.get("command"),
+            notation=notation if isinstance(notation, str) else None,
+            expected_version=version_of(expected),
+            command_id=command_id if isinstance(command_id, str) else None,
+        )
+
+
+@frozen(kw_only=True)
+class NewGame:
+    """A ``POST /games`` body: the game, the players' names, the seats bots play, options."""
+
+    game: str
+    """The game's name in :mod:`avanti.catalog`."""
+    players: tuple[str, ...]
+    """The players' names, by seat."""
+    bots: Mapping[int, str]
+    """The seats bots play, with their kind."""
+    options: JSONValue = None
+    """The game's rule options, as its codec reads them (``None``: the defaults)."""
+
+    @classmethod
+    def read(cls, body: JSONValue, bot_kinds: tuple[str, ...]) -> NewGame:
+        """The request in a parsed body; ``bot_kinds``: the bots this server seats."""
+        if isinstance(body, dict) and "seed" in body:
+            raise ApiError(
+                400, "bad-request", "a seed is never accepted: the server draws a secret one"
+            )
+        body = _object(body, _GAME_KEYS)
+        name = body.get("game")
+        if not isinstance(name, str) or name not in catalog.GAMES:
+            known = ", ".join(sorted(catalog.GAMES))
+            raise ApiError(400, "unknown-game", f"'game' must be one of {known}")
+        info = catalog.GAMES[name]
+        players = body.get("players")
+        if (
+            not isinstance(players, list)
+            or not all(isinstance(player, str) for player in players)
+            or not info.min_players <= len(players) <= info.max_players
+        ):
+            raise ApiError(
+                422,
+                "invalid-setup",
+                f"'players' must be a list of {info.min_players} to {info.max_players} names",
+            )
+        names = tuple(player for player in players if isinstance(player, str))
+        raw = body.get("bots", {})
+        if not isinstance(raw, dict):
+            raise ApiError(400, "bad-request", """'bots' must be an object: {"1": "heuristic"}""")
+        bots: dict[int, str] = {}
+        for key, kind in raw.items():
+            if not (
+                0 < len(key) <= 3 and key.isascii() and key.isdigit() and str(int(key)) == key
+            ) or int(key) >= len(names):
+                raise ApiError(
+                    400, "bad-request", f"'bots' keys must be seats, from 0 to {len(names) - 1}"
+                )
+            if not isinstance(kind, str) or kind not in bot_kinds:
+                raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(bot_kinds)}")
+            bots[int(key)] = kind
+        return cls(game=name, players=names, bots=bots, options=body.get("options"))
+
+
+@frozen(kw_only=True)
+class Hello:
+    """A WebSocket's first message: the seat's ``token`` (``None``: a spectator), the version
+    the client has seen (``after``), and whether each ``update`` should carry the seat's
+    ``table`` (its picture and its history in words, so a page fetches nothing per change)."""
+
+    token: str | None = None
+    """The seat's token, or ``None`` for a spectator."""
+    after: int = 0
+    """The version the client has already seen."""
+    table: bool = False
+    """Whether every ``update`` holds the seat's picture and history."""
+
+    @classmethod
+    def read(cls, message: JSONValue) -> Hello:
+        """The hello in a parsed message."""
+        if not isinstance(message, dict) or set(message) - _HELLO_KEYS:
+            raise ApiError(
+                400,
+                "bad-request",
+                'the first message must be {"token": ..., "after": n, "table": true|false}',
+            )
+        token = message.get("token")
+        after = version_of(message.get("after", 0))
+        table = message.get("table", False)
+        if (
+            (token is not None and not isinstance(token, str))
+            or after is None
+            or not isinstance(table, bool)
+        ):
+            raise ApiError(
+                400,
+                "bad-request",
+                "'token' must be a string or null, 'after' a version (int >= 0), 'table' a boolean",
+            )
+        return cls(token=token, after=after, table=table)
+
+
+def illegal(error: IllegalCommand) -> ApiError:
+    """The 422 refusal of a seat's own command: the library's reason, rule and message."""
+    return ApiError(
+        422, "illegal-command", error.message, reason=str(error.reason), rule=error.rule
+    )
+
+
+def decode(game: AnyGame, seat: int, request: CommandRequest) -> Any:
+    """The command a request names: its JSON read by the codec, or its notation read among the
+    seat's legal commands."""
+    if request.notation is not None:
+        try:
+            return game.parse_notation(request.notation, seat=seat)
+        except IllegalCommand as error:
+            raise illegal(error) from None
+    try:
+        return type(game).rules.codec.command_from_data(request.command)
+    except DecodeError as error:
+        problems = "; ".join(error.errors).replace("@ $", "@ $.command")
+        raise ApiError(422, "invalid-command", problems[:500]) from None
+
+
+def new_game(info: catalog.GameInfo, players: list[str], options: JSONValue) -> AnyGame:
+    """A new game with a secret seed (and the client's options, read by the game's codec)."""
+    module = info.load()
+    try:
+        game: AnyGame = module.new_game(players)
+        if options is None:
+            return game
+        codec = type(game).rules.codec
+        setup = json.loads(dumps(codec.document(game.setup, ())["setup"]))
+        setup["options"] = options
+        try:
+            chosen = codec.structure(setup, codec.setup_type, path="$.setup")
+        except DecodeError as error:
+            problems = "; ".join(error.errors).replace("@ $.setup.options", "@ $.options")
+            raise ApiError(422, "invalid-options", problems[:500]) from None
+        new: AnyGame = type(game).new(chosen)
+        return new
+    except InvalidSetup as error:
+        raise ApiError(422, "invalid-setup", str(error)[:500], rule=error.rule) from None

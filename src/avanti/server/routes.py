@@ -1,0 +1,43 @@
+"""The protocol's routes as data: one table read by the app (to route) and by the OpenAPI
+document (to describe), so the two cannot disagree. No web framework is imported here."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+__all__ = ["ROUTES", "RouteSpec"]
+
+
+@frozen
+class RouteSpec:
+    """One route of the protocol."""
+
+    method: str
+    """``GET``, ``POST``, ``PUT``, ``DELETE``, or ``WEBSOCKET``."""
+    path: str
+    """The path, with ``{name}`` parameters as Starlette and OpenAPI write them."""
+    name: str
+    """The handler's name (a function of :mod:`avanti.server.http`), the OpenAPI operation id."""
+    summary: str
+    """One line about it."""
+    documented: bool = True
+    """Whether the OpenAPI document describes it (the browser pages are left out)."""
+
+
+ROUTES: tuple[RouteSpec, ...] = (
+    RouteSpec("GET", "/health", "health", "Whether the server answers"),
+    RouteSpec("GET", "/openapi.json", "openapi", "This document"),
+    RouteSpec("GET", "/schemas/{game}", "schemas", "JSON Schemas of one game's values"),
+    RouteSpec("GET", "/games", "list_games", "The lobby: games in play, newest first"),
+    RouteSpec("POST", "/games", "create_game", "Create a game; each person's seat token, once"),
+    RouteSpec("GET", "/games/{game_id}", "get_game", "A game as a seat (or a spectator) sees it"),
+    RouteSpec("POST", "/games/{game_id}/commands", "post_command", "A command of the token's seat"),
+    RouteSpec("PUT", "/games/{game_id}/seats/{seat}/bot", "put_bot", "Hand a seat to a bot"),
+    RouteSpec("DELETE", "/games/{game_id}/seats/{seat}/bot", "delete_bot", "Take a seat back"),
+    RouteSpec("GET", "/games/{game_id}/table", "get_table", "A seat's picture and history"),
+    RouteSpec("GET", "/catalog", "get_catalog", "The games and bots served"),
+    RouteSpec("WEBSOCKET", "/games/{game_id}/stream", "stream", "Live updates of one seat"),
+    RouteSpec("GET", "/", "lobby_page", "The lobby page", documented=False),
+    RouteSpec("GET", "/play/{game_id}", "play_page", "The table page", documented=False),
+)
+"""Every route of the server, in the order they are matched."""

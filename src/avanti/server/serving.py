@@ -1,0 +1,98 @@
+"""Serving under uvicorn: the connection limits of :class:`~avanti.server.limits.ServerLimits`
+that only the HTTP server can enforce, and a log filter that keeps queries out of its lines.
+
+``avanti serve`` uses :func:`uvicorn_config`. It closes a connection whose request headers have
+not all arrived ``header_timeout`` seconds after its first byte (or after the previous response),
+keeps idle connections ``keep_alive_timeout`` seconds, answers 503 beyond ``max_connections``
+open connections, sends WebSocket messages uncompressed (they are small, and compressing them
+cost more CPU than anything else on the socket path), and uses uvloop and httptools where
+installed (the ``server`` extra brings them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+from typing import Any
+
+import uvicorn
+
+from avanti.server.limits import ServerLimits
+from avanti.server.log import log
+
+__all__ = ["RedactQueries", "guarded_protocol", "uvicorn_config"]
+
+
+def _base_protocol() -> type[asyncio.Protocol]:
+    if importlib.util.find_spec("httptools") is not None:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        return HttpToolsProtocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol  # pragma: no cover - without httptools
+
+    return H11Protocol  # pragma: no cover
+
+
+def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (``base``; httptools where installed) with a header timeout: a
+    connection that has not sent a whole request's headers ``seconds`` after it opened, or after
+    its last response, is closed."""
+    parent: Any = base if base is not None else _base_protocol()
+
+    class Guarded(parent):  # type: ignore[misc]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def _arm(self) -> None:
+            self.loop.call_later(seconds, self._expire, self.cycle)
+
+        def _expire(self, cycle: Any) -> None:
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed, or upgraded to a WebSocket
+            if self.cycle is cycle and (cycle is None or cycle.response_complete):
+                log(logging.WARNING, "limit", limit="header_timeout")
+                transport.close()
+
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{parent.__name__}"
+    return Guarded
+
+
+class RedactQueries(logging.Filter):
+    """Cuts the query off every address in uvicorn's log lines (a client may put a secret in a
+    URL: the server refuses it, and no log keeps it)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the record, with its query strings cut."""
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(
+                arg.split("?", 1)[0] if isinstance(arg, str) and "?" in arg else arg
+                for arg in record.args
+            )
+        return True
+
+
+def uvicorn_config(app: Any, limits: ServerLimits, **options: Any) -> uvicorn.Config:
+    """A uvicorn configuration for the app with the server's connection limits; ``options``
+    (host, port, ...) are passed on."""
+    logging.getLogger("uvicorn.error").addFilter(RedactQueries())
+    has_uvloop = importlib.util.find_spec("uvloop") is not None
+    return uvicorn.Config(
+        app,
+        http=guarded_protocol(limits.header_timeout),
+        loop="uvloop" if has_uvloop else "asyncio",
+        ws_per_message_deflate=False,
+        ws_max_size=4 * limits.max_message_bytes,  # the app refuses beyond the limit
+        timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
+        limit_concurrency=limits.max_connections,
+        log_config=None,
+        access_log=False,
+        server_header=False,
+        **options,
+    )

@@ -1,0 +1,238 @@
+"""The WebSocket session, ``GET /games/{id}/stream``: a thin caller of the table core.
+
+The first message names the seat (``{"token": ..., "after": n, "table": true}``); from then on
+the server pushes one ``update`` per change to every connection, the mover's included, built
+once per seat (with the seat's picture and history when the hello asked for ``table``), and
+answers each ``command`` with a bare ``result`` (its version) or an ``error``. A token is never
+taken from the URL (it would be written to logs): a URL with a query is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+
+import anyio
+from anyio import to_thread
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from avanti.core.codec import JSONValue, parse_json
+from avanti.core.errors import DecodeError, UnknownGame
+from avanti.server.limits import ServerLimits, TokenBucket
+from avanti.server.log import LOGGER, log
+from avanti.server.push import Listener
+from avanti.server.requests import CommandRequest, Hello
+from avanti.server.service import Server
+from avanti.server.wire import ApiError, dumps, game_id
+from avanti.store import StoreError
+
+__all__ = ["CLOSE_CODES", "stream"]
+
+CLOSE_CODES = {
+    "bad-request": 4400,
+    "malformed-json": 4400,
+    "unauthorized": 4401,
+    "unknown-game": 4404,
+    "idle-timeout": 4408,
+    "too-large": 1009,
+    "too-many-connections": 1013,
+    "unavailable": 1011,
+    "internal": 1011,
+}
+"""The code a WebSocket is closed with, by the kind of the ``error`` message sent just before."""
+
+
+def error_message(error: ApiError) -> str:
+    """An ``error`` message of the WebSocket."""
+    return dumps({"type": "error", "status": error.status, **error.body()})
+
+
+class _Gone(Exception):
+    """The WebSocket's client went away."""
+
+
+class _Closing(Exception):
+    """A refusal after which the socket is closed."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class _Socket:
+    """A server-side WebSocket, with the server's limits on what it receives."""
+
+    def __init__(self, websocket: WebSocket, limits: ServerLimits) -> None:
+        self._websocket = websocket
+        self._limits = limits
+
+    async def send(self, text: str) -> None:
+        """Send a text message; :class:`_Gone` if the client has gone."""
+        try:
+            await self._websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):  # pragma: no cover - a race
+            raise _Gone from None
+
+    async def receive(self, timeout: float) -> JSONValue:
+        """The next message, parsed (400 for one that is not JSON; the socket stays open).
+
+        :raises _Closing: for a message too large or none within ``timeout`` seconds.
+        :raises _Gone: the client went away.
+        """
+        with anyio.move_on_after(timeout) as scope:
+            message = await self._websocket.receive()
+        if scope.cancelled_caught:
+            log(logging.WARNING, "limit", limit="idle_timeout")
+            raise _Closing(
+                ApiError(
+                    408,
+                    "idle-timeout",
+                    f"nothing was received for {timeout:g} seconds (send a ping to stay)",
+                )
+            )
+        if message["type"] == "websocket.disconnect":
+            raise _Gone
+        text = message.get("text")
+        raw: str | bytes = text if isinstance(text, str) else message.get("bytes") or b""
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        most = self._limits.max_message_bytes
+        if size > most:
+            log(logging.WARNING, "limit", limit="max_message_bytes")
+            raise _Closing(ApiError(413, "too-large", f"a message holds at most {most} bytes"))
+        try:
+            return parse_json(raw)
+        except DecodeError as error:
+            raise ApiError(400, "malformed-json", "; ".join(error.errors)[:300]) from None
+
+    async def hello(self) -> Hello:
+        """The first message."""
+        try:
+            message = await self.receive(self._limits.hello_timeout)
+        except _Closing as closing:
+            raise closing.error from None
+        return Hello.read(message)
+
+    async def fail(self, error: ApiError) -> None:
+        """Send an ``error`` message, then close the socket with the error's code."""
+        with contextlib.suppress(_Gone):
+            await self.send(error_message(error))
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self._websocket.close(CLOSE_CODES.get(error.kind, 4400))
+
+
+async def stream(websocket: WebSocket) -> None:
+    """``GET /games/{id}/stream``: live updates of one seat's share of a game."""
+    server: Server = websocket.app.state.server
+    await websocket.accept()
+    socket = _Socket(websocket, server.limits)
+    game = str(websocket.path_params["game_id"])
+    listener: Listener | None = None
+    try:
+        if websocket.scope.get("query_string"):
+            raise ApiError(
+                400,
+                "bad-request",
+                "a stream's URL takes no query: send the token in the first message",
+            )
+        hello = await socket.hello()
+        seated = await server.read(game_id(game))
+        seat = server.tables.seat_of(seated.table, hello.token)
+        if hello.after > seated.game.version:
+            raise ApiError(
+                400, "bad-request", f"'after' is beyond the game's version, {seated.game.version}"
+            )
+        table = seated.info if hello.table else None
+        listener = Listener(game, seat, hello.after, socket.send, table)
+        try:
+            server.hub.join(listener)
+        except ApiError as error:
+            listener = None
+            if error.kind == "too-many-connections":
+                log(logging.WARNING, "limit", limit="connections_per_game", game=game)
+            raise
+        log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
+        await listener.send_update(seated.game, always=True)
+        raise await _listen(server, socket, listener)
+    except _Closing as closing:
+        await socket.fail(closing.error)
+    except ApiError as error:
+        await socket.fail(error)
+    except _Gone:
+        pass
+    except StoreError as error:
+        log(logging.ERROR, "store-failed", message=str(error))
+        await socket.fail(ApiError(503, "unavailable", "the game store is unavailable"))
+    except (DecodeError, UnknownGame) as error:  # a stored game this library cannot read
+        log(logging.ERROR, "unreadable-game", game=game, message=str(error))
+        await socket.fail(ApiError(500, "internal", "the server failed; this was logged"))
+    except Exception:  # pragma: no cover - a bug, answered and logged
+        LOGGER.exception("internal error", extra={"avanti_fields": {"game": game}})
+        await socket.fail(ApiError(500, "internal", "the server failed; this was logged"))
+    finally:
+        if listener is not None:
+            server.hub.leave(listener)
+            log(logging.DEBUG, "stream-closed", game=game, seat=listener.seat)
+
+
+async def _listen(server: Server, socket: _Socket, listener: Listener) -> Exception:
+    """Push updates to the socket while answering its messages, until the client goes or
+    breaks a limit; what ended it (raised by the caller, outside the task group)."""
+    ended: Exception = _Gone()
+    async with anyio.create_task_group() as tasks:
+        pushing = anyio.CancelScope()
+
+        async def push() -> None:
+            with pushing, contextlib.suppress(_Gone):  # a client gone is seen by _serve
+                await listener.run()
+
+        tasks.start_soon(push)
+        try:
+            await _serve(server, socket, listener)
+        except Exception as error:
+            ended = error
+        pushing.cancel()
+    return ended
+
+
+async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
+    """Answer the client's messages until it goes away or breaks a limit that closes the socket
+    (:class:`ApiError` then)."""
+    game, seat = listener.game_id, listener.seat
+    limits = server.limits
+    bucket = TokenBucket(limits.commands_per_second, limits.command_burst)
+    while True:
+        try:
+            message = await socket.receive(limits.idle_timeout)
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                raise ApiError(400, "bad-request", 'a message is an object with a "type"')
+            if message["type"] == "ping":
+                await listener.send('{"type":"pong"}')
+                continue
+            if message["type"] != "command":
+                raise ApiError(400, "bad-request", 'a message\'s "type" is "command" or "ping"')
+            request = CommandRequest.read(message, frozenset({"type"}))
+            if seat is None:
+                raise ApiError(403, "forbidden", "a spectator sends no commands")
+            if not bucket.allow():
+                log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=seat)
+                raise ApiError(
+                    429,
+                    "rate-limited",
+                    f"at most {limits.commands_per_second:g} commands a second on one connection",
+                )
+            acted = await to_thread.run_sync(
+                functools.partial(server.tables.act, game, request, seat=seat)
+            )
+            if not acted.executed.repeated:
+                server.acted(game, acted)
+            reply: dict[str, JSONValue] = {"type": "result", "version": acted.game.version}
+            if request.command_id is not None:
+                reply["command_id"] = request.command_id
+            await listener.send(dumps(reply))
+        except ApiError as error:
+            await listener.send(error_message(error))
+        except StoreError as error:
+            log(logging.ERROR, "store-failed", message=str(error))
+            failed = ApiError(503, "unavailable", "the game store is unavailable; try again")
+            await listener.send(error_message(failed))

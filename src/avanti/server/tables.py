@@ -1,0 +1,387 @@
+"""The table core: stored games with their seats, read and acted on, with no web framework.
+
+Everything the server does with a game goes through :class:`Tables`: the HTTP endpoints, the
+WebSocket session, the pages and the server's bots are thin callers of it, and none of them
+reads the store itself. It knows no transport (no Starlette, uvicorn or websockets import: a
+test checks it), so the rules lab, a chat service or a test drives it the same way.
+
+- :meth:`Tables.read`: a game with its record and its seats (:class:`Seated`).
+- :meth:`Tables.seat_of`: the seat a token belongs to (``None``: a spectator; 401 otherwise).
+- :meth:`Tables.act`: a seat's command, loaded, decided and appended once
+  (:meth:`avanti.store.GameStore.run`): one ``stream``, at most one ``read``, one ``append``.
+- :meth:`Tables.create`, :meth:`Tables.hand_over`, :meth:`Tables.lobby`.
+
+Refusals are :class:`~avanti.server.wire.ApiError` (a status, a kind and a message a seat may
+read); a transport turns them into its own messages.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from attrs import frozen
+
+from avanti import catalog
+from avanti.core.codec import JSONValue
+from avanti.core.errors import IllegalCommand, VersionConflict
+from avanti.server.limits import Buckets, ServerLimits
+from avanti.server.log import log
+from avanti.server.requests import CommandRequest, NewGame, decode, illegal, new_game
+from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
+from avanti.server.wire import AnyGame, ApiError, conflict, game_id, unauthorized, unknown_game
+from avanti.store import (
+    CommandIdReused,
+    Executed,
+    GameStore,
+    MetadataChanged,
+    StoredStream,
+    StreamExists,
+    UnknownStream,
+)
+
+__all__ = ["Acted", "Created", "Seated", "Tables"]
+
+MAX_RETRIES = 8
+"""How often a hand-over is tried again when another writer changed the seats meanwhile."""
+
+
+@frozen
+class Seated:
+    """A stored game with its record and its seats."""
+
+    record: StoredStream
+    """The stream's record (its metadata holds the seats; its setup is a secret)."""
+    table: Table | None
+    """The seats, or ``None`` for a game the server did not create."""
+    game: AnyGame
+    """The game as stored."""
+
+    @property
+    def info(self) -> catalog.GameInfo:
+        """The game's catalog entry."""
+        return info_of(self.table.game if self.table is not None else self.record.format)
+
+    def bot_awaited(self) -> bool:
+        """Whether the game waits for a seat a bot plays."""
+        table = self.table
+        return table is not None and any(table.bot(seat) for seat in self.game.waiting)
+
+
+@frozen
+class Acted:
+    """A command that was executed (or found stored under its command id)."""
+
+    seat: int
+    """The seat that acted."""
+    executed: Executed
+    """What the store did: the game after the command, the record, where it began."""
+
+    @property
+    def game(self) -> AnyGame:
+        """The game right after the command."""
+        game: AnyGame = self.executed.game
+        return game
+
+    @property
+    def since(self) -> int:
+        """The version the command was decided at (its events start there)."""
+        before: int = self.executed.before
+        return before
+
+    @property
+    def table(self) -> Table | None:
+        """The seats as the command found them."""
+        return Table.from_metadata(self.executed.record.metadata)
+
+
+@frozen
+class Created:
+    """A game the server created: its id, and each person's seat token (given once)."""
+
+    game_id: str
+    """The new game's id."""
+    game: AnyGame
+    """The game as it starts."""
+    table: Table
+    """Its seats."""
+    tokens: tuple[str | None, ...]
+    """Each seat's token by seat; ``None`` for a seat a bot plays from the start."""
+
+
+def info_of(name: str) -> catalog.GameInfo:
+    """The catalog entry of a stored game's name or document format."""
+    for info in catalog.GAMES.values():
+        if name == info.name or name in info.formats:
+            return info
+    from avanti.core.errors import UnknownGame
+
+    raise UnknownGame(name, tuple(catalog.GAMES))
+
+
+def outcome_of(record: StoredStream) -> JSONValue:
+    """The outcome the append that ended a game wrote to its record, or ``None``."""
+    return record.metadata.get("outcome")
+
+
+class Tables:
+    """The server's games and seats (see the module's docstring). Every method blocks on the
+    store: call it from a worker thread in an event loop."""
+
+    def __init__(self, games: GameStore, limits: ServerLimits) -> None:
+        self.games = games
+        """The games."""
+        self.limits = limits
+        """The limits."""
+        self._seat_buckets = Buckets(limits.commands_per_second, limits.command_burst)
+        self._create_buckets = Buckets(limits.games_per_second, limits.games_burst)
+        self._lock = threading.Lock()
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def record(self, game: str) -> tuple[StoredStream, Table | None]:
+        """A game's record and seats; 404 for an unknown game."""
+        try:
+            record = self.games.events.stream(game_id(game))
+        except UnknownStream:
+            raise unknown_game() from None
+        return record, Table.from_metadata(record.metadata)
+
+    def read(self, game: str) -> Seated:
+        """A game with its record and seats; 404 for an unknown game."""
+        record, table = self.record(game)
+        try:
+            loaded = self.games.load(record.stream)
+        except UnknownStream:  # pragma: no cover - deleted between the two reads
+            raise unknown_game() from None
+        return Seated(record, table, loaded)
+
+    @staticmethod
+    def seat_of(table: Table | None, token: str | None) -> int | None:
+        """The seat of ``token`` (``None``: a spectator); 401 for a token that is no seat's."""
+        if table is None:
+            if token is not None:
+                raise unauthorized()
+            return None
+        try:
+            return table.seat_for(token)
+        except BadToken:
+            raise unauthorized() from None
+
+    @staticmethod
+    def check_acting(table: Table | None, seat: int | None) -> int:
+        """``seat`` if it may send commands: 403 for a spectator and for a seat a bot plays."""
+        if seat is None or table is None:
+            raise ApiError(403, "forbidden", "a spectator sends no commands: send a seat's token")
+        if table.bot(seat) is not None:
+            raise ApiError(
+                403, "forbidden", "a bot plays this seat now: take it back first (DELETE .../bot)"
+            )
+        return seat
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def act(
+        self,
+        game: str,
+        request: CommandRequest,
+        *,
+        token: str | None = None,
+        seat: int | None = None,
+        rate: bool = False,
+    ) -> Acted:
+        """Execute the command of a seat, named by its ``token`` (HTTP) or by its ``seat`` (a
+        socket bound to it, or a bot of the server with ``request.bot``).
+
+        The record, the game and the seat are read once, in the store's one load; a seat handed
+        to a bot meanwhile may not act (403). ``rate`` applies the per-seat command rate.
+        """
+        by_token = seat is None
+        chosen: list[int] = []
+        command_id = None
+        if request.command_id is not None:  # each seat's ids are its own: scoped by its token
+            scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
+            command_id = f"{scope}:{request.command_id}"
+
+        def choose(record: StoredStream, loaded: AnyGame) -> Any:
+            table = Table.from_metadata(record.metadata)
+            acting = self.seat_of(table, token) if by_token else seat
+            if request.bot:
+                if table is None or acting is None or table.bot(acting) is None:
+                    raise ApiError(409, "conflict", "the seat is no bot's any more")
+            else:
+                acting = self.check_acting(table, acting)
+            assert acting is not None
+            if rate and not self._allow(game, acting):
+                log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=acting)
+                raise ApiError(
+                    429,
+                    "rate-limited",
+                    f"at most {self.limits.commands_per_second:g} commands a second from one seat",
+                )
+            if request.expected_version is not None and request.expected_version != loaded.version:
+                raise conflict(request.expected_version, loaded.version)
+            command = decode(loaded, acting, request)
+            if getattr(command, "seat", None) != acting:
+                raise ApiError(403, "forbidden", "a command must name the seat of its token")
+            chosen[:] = [acting]
+            return command
+
+        try:
+            executed = self.games.run(
+                game_id(game),
+                choose,
+                expected_version=request.expected_version,
+                command_id=command_id,
+            )
+        except UnknownStream:
+            raise unknown_game() from None
+        except VersionConflict as error:
+            expected = request.expected_version
+            raise conflict(expected if expected is not None else -1, error.actual) from None
+        except IllegalCommand as error:
+            raise illegal(error) from None
+        except CommandIdReused:
+            raise ApiError(
+                409,
+                "command-id-reused",
+                "that command_id was already used for another command: a command_id names "
+                "one command",
+            ) from None
+        except ApiError:
+            if command_id is None:
+                raise
+            repeated = self._repeated(game, command_id)
+            if repeated is None:
+                raise
+            return repeated
+        return Acted(chosen[0], executed)
+
+    def _repeated(self, game: str, command_id: str) -> Acted | None:
+        """A command refused now whose id is stored: the retry of an acknowledged command
+        (the game has moved on since), answered as the first time."""
+        done = self.games.events.command_version(game, command_id)
+        if done is None:
+            return None
+        whole = self.games.load(game)
+        at = type(whole).replay(whole.setup, whole.events[:done], verify=False)
+        cause = type(at).rules.cause
+        start = done - 1
+        while start > 0 and cause(at.events[start]) is None:
+            start -= 1
+        acting = getattr(cause(at.events[start]), "seat", None) if done else None
+        record = self.games.events.stream(game)
+        executed = Executed(game=at, record=record, before=max(0, start), repeated=True)
+        return Acted(acting if isinstance(acting, int) else -1, executed)
+
+    def _allow(self, game: str, seat: int) -> bool:
+        with self._lock:
+            return self._seat_buckets.allow((game, seat))
+
+    # -- creating ------------------------------------------------------------------------------
+
+    def create(self, request: NewGame, client: str) -> Created:
+        """A new game with a secret seed, stored under a fresh random id, with a token for each
+        seat a person plays; 429 when ``client`` creates games too fast."""
+        with self._lock:
+            allowed = self._create_buckets.allow(client)
+        if not allowed:
+            log(logging.WARNING, "limit", limit="games_per_second")
+            raise ApiError(
+                429, "rate-limited", "too many games created from this address: wait a moment"
+            )
+        client = token_hash(client)[:16]  # the address itself is not kept
+        open_games = sum(
+            1
+            for record in self._recent(None)
+            if record.metadata.get("client") == client and outcome_of(record) is None
+        )
+        if open_games >= self.limits.games_per_client:
+            log(logging.WARNING, "limit", limit="games_per_client")
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"this address has {open_games} games in play already: finish one first",
+            )
+        info = catalog.GAMES[request.game]
+        started = new_game(info, list(request.players), request.options)
+        bots = request.bots
+        tokens = tuple(
+            None if seat in bots else new_token() for seat in range(len(request.players))
+        )
+        table = Table(
+            info.name,
+            tuple(
+                Seat(name, None if token is None else token_hash(token), bots.get(seat))
+                for seat, (name, token) in enumerate(zip(request.players, tokens, strict=True))
+            ),
+        )
+        metadata: dict[str, JSONValue] = {**table.to_metadata(), "client": client}
+        while True:
+            new_id = secrets.token_hex(8)
+            try:
+                self.games.create(new_id, started, metadata)
+            except StreamExists:  # pragma: no cover - one chance in 2**64
+                continue
+            return Created(new_id, started, table, tokens)
+
+    def hand_over(self, game: str, token: str | None, seat: str, kind: str | None) -> int:
+        """Hand the token's seat to a bot of ``kind`` (``None``: back to its person); the seat.
+
+        Only over the metadata just read: a seat handed over meanwhile stays so.
+        """
+        for _ in range(MAX_RETRIES):
+            record, table = self.record(game)
+            found = self.seat_of(table, token)
+            if found is None or table is None or seat != str(found):
+                raise ApiError(403, "forbidden", "only a seat's own token hands it to a bot")
+            metadata = {**record.metadata, **table.with_bot(found, kind).to_metadata()}
+            try:
+                self.games.events.set_metadata(record.stream, metadata, expected=record.metadata)
+            except MetadataChanged:  # pragma: no cover - a race with another hand-over
+                continue
+            return found
+        raise ApiError(  # pragma: no cover - a storm of hand-overs
+            409, "conflict", "the game's seats keep changing: try again"
+        )
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def lobby(
+        self, name: str | None, limit: int, *, now: Callable[[], float] = time.time
+    ) -> list[JSONValue]:
+        """The lobby: up to ``limit`` games the server created that were updated within
+        :attr:`~avanti.server.limits.ServerLimits.lobby_seconds` (older ones, finished or
+        abandoned, leave it and stay in the store), games in play first, each part the most
+        recently updated first. Whether a game is over is read from its record (the append that
+        ended it wrote its outcome there): no game is replayed."""
+        playing: list[JSONValue] = []
+        finished: list[JSONValue] = []
+        for record in self._recent(name, now):
+            table = Table.from_metadata(record.metadata)
+            if table is None:
+                continue
+            outcome = outcome_of(record)
+            entry: dict[str, JSONValue] = {
+                "id": record.stream,
+                "game": table.game,
+                "players": list(table.players),
+                "bots": dict(table.bots),
+                "version": record.version,
+                "over": outcome is not None,
+                "created": record.created,
+                "updated": record.updated,
+            }
+            (finished if outcome is not None else playing).append(entry)
+        return (playing + finished)[:limit]
+
+    def _recent(
+        self, name: str | None, now: Callable[[], float] = time.time
+    ) -> tuple[StoredStream, ...]:
+        """The records of the games updated within the lobby's time, newest first."""
+        since = now() - self.limits.lobby_seconds
+        return self.games.games(format=name, limit=self.limits.list_limit, updated_after=since)
