@@ -16,7 +16,9 @@ holding everything it has not yet been sent.
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
@@ -106,7 +108,9 @@ class Listener:
             if game.version <= self.last and not always:
                 return
             after = min(self.last, game.version)
-            message = self.build(self.game_id, game, self.seat, after, self.table)
+            build = functools.partial(self.build, self.game_id, game, self.seat, after, self.table)
+            # a table (a picture drawn, the history in words) is built off the event loop
+            message = build() if self.table is None else await to_thread.run_sync(build)
             await self._send(message)
             self.last = max(self.last, game.version)
 
@@ -152,6 +156,7 @@ class Hub:
         self._tasks: anyio.abc.TaskGroup | None = None
         self._joined = anyio.Event()
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
+        self._payloads_lock = threading.Lock()
 
     def build(
         self,
@@ -163,11 +168,14 @@ class Hub:
     ) -> str:
         """The text of an ``update``, built once for every listener that needs the same one."""
         key = (game_id, game.version, seat, after, table is not None)
-        text = self._payloads.get(key)
+        with self._payloads_lock:
+            text = self._payloads.get(key)
         if text is None:
-            text = self._payloads[key] = build_update(game_id, game, seat, after, table)
-            if len(self._payloads) > PAYLOADS:
-                self._payloads.popitem(last=False)
+            text = build_update(game_id, game, seat, after, table)
+            with self._payloads_lock:
+                self._payloads[key] = text
+                if len(self._payloads) > PAYLOADS:
+                    self._payloads.popitem(last=False)
         return text
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
@@ -211,6 +219,12 @@ class Hub:
         channel.listeners.discard(listener)
         if not channel.listeners:
             del self._channels[listener.game_id]
+
+    def known(self, game_id: str) -> int:
+        """The newest version of a game this hub has seen stored (0 for a game it does not
+        watch): a command decided at an older version is stale without asking the store."""
+        channel = self._channels.get(game_id)
+        return 0 if channel is None else channel.known
 
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""

@@ -24,7 +24,7 @@ from avanti.server.log import LOGGER, log
 from avanti.server.push import Listener
 from avanti.server.requests import CommandRequest, Hello
 from avanti.server.service import Server
-from avanti.server.wire import ApiError, dumps, game_id
+from avanti.server.wire import ApiError, conflict, dumps, game_id
 from avanti.store import StoreError
 
 __all__ = ["CLOSE_CODES", "stream"]
@@ -221,6 +221,9 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
                     "rate-limited",
                     f"at most {limits.commands_per_second:g} commands a second on one connection",
                 )
+            expected, known = request.expected_version, server.hub.known(game)
+            if expected is not None and expected < known:  # stale: no store call, no thread
+                raise conflict(expected, known)
             acted = await to_thread.run_sync(
                 functools.partial(server.tables.act, game, request, seat=seat)
             )
