@@ -5,6 +5,8 @@ For each store it prints:
 
 - appends per second, each append one command's events in one transaction, the commands of
   random Avanti games (4 players, explicit seeds);
+- appends per second with 1, 8 and 40 writer threads appending at once, each to a stream of
+  its own (as the tables of a server do), released together;
 - the time to ``read`` a stream of 10, 1,000 and 100,000 events (a real game's event JSON,
   repeated to fill the longer streams);
 - ``GameStore.load`` of a whole Avanti game of about 500 events (5 players, seed 271, random
@@ -39,6 +41,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -103,6 +106,8 @@ class Plan:
         """Reads per round of each of the shorter logs (one of the longest)."""
         self.fsyncs = 10 if small else 50
         """Fsyncs of a small file per round."""
+        self.writer_appends = 5 if small else 50
+        """Appends of each writer thread per round, in the figures of concurrent writers."""
 
     def append_seeds(self, round: int) -> range:
         """The seeds of the games whose commands round ``round`` appends."""
@@ -193,6 +198,41 @@ def append_times(store: EventStore, stream: str, game: AnyGame) -> list[float]:
     return times
 
 
+WRITERS = (1, 8, 40)
+"""The numbers of writer threads appending at once."""
+
+
+def concurrent_rate(store: EventStore, name: str, writers: int, appends: int) -> float:
+    """Appends per second, wall-clock, of ``writers`` threads released together, each making
+    ``appends`` appends (one small command's events each) to a stream of its own."""
+    chunk: list[JSONValue] = [{"type": "Rolled", "seat": 1, "face": 4}, {"type": "Passed"}]
+    for writer in range(writers):
+        store.create(f"{name}-{writer}", format="toy", format_version=1, setup={})
+    barrier = threading.Barrier(writers + 1)
+    failures: list[BaseException] = []
+
+    def write(writer: int) -> None:
+        stream = f"{name}-{writer}"
+        barrier.wait()
+        try:
+            for index in range(appends):
+                store.append(stream, chunk, 2 * index)
+        except BaseException as error:  # reported after the timing
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(writers)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    if failures:
+        raise failures[0]
+    return writers * appends / elapsed
+
+
 def fill(store: EventStore, stream: str, game: AnyGame, length: int) -> None:
     """Create a stream of ``length`` events: ``game``'s event JSON, repeated as often as needed
     (the events of a long stream that no game reaches)."""
@@ -278,6 +318,7 @@ class Figures:
     def __init__(self, lengths: Sequence[int]) -> None:
         self.appends: list[float] = []
         self.append_rates: list[float] = []
+        self.writer_rates: dict[int, list[float]] = {writers: [] for writers in WRITERS}
         self.reads: dict[int, list[float]] = {length: [] for length in lengths}
         self.loads_off: list[float] = []
         self.loads_on: list[float] = []
@@ -292,6 +333,9 @@ class Figures:
             "appends_per_second": median(self.append_rates),
             "append_seconds": median(self.appends),
             "appends": len(self.appends),
+            "writers_appends_per_second": {
+                str(writers): median(rates) for writers, rates in self.writer_rates.items()
+            },
             "read_seconds": {str(length): median(times) for length, times in self.reads.items()},
             "load_seconds_cache_off": median(self.loads_off),
             "load_seconds_cache_on": median(self.loads_on),
@@ -309,6 +353,10 @@ def measure_round(store: EventStore, plan: Plan, round: int, figures: Figures) -
         times += append_times(store, f"append-{round}-{seed}", random_game(PLAYERS, seed))
     figures.appends += times
     figures.append_rates.append(len(times) / sum(times))
+    for writers in WRITERS:
+        figures.writer_rates[writers].append(
+            concurrent_rate(store, f"writers-{round}-{writers}", writers, plan.writer_appends)
+        )
     for length in plan.lengths:
         stream = f"log-{length}"
         count = 1 if length > 10_000 else plan.reads
@@ -486,6 +534,11 @@ def _read(length: int) -> Callable[[dict[str, Any]], float]:
     return lambda summary: summary["read_seconds"][str(length)] * 1e3
 
 
+def _writers(writers: int) -> Callable[[dict[str, Any]], float]:
+    """How to take the appends per second of ``writers`` threads from a store's summary."""
+    return lambda summary: summary["writers_appends_per_second"][str(writers)]
+
+
 def rows(results: dict[str, Any]) -> list[tuple[str, Callable[[dict[str, Any]], float]]]:
     """The figure lines of the table: a label and how to take the figure from a store's
     summary."""
@@ -494,6 +547,7 @@ def rows(results: dict[str, Any]) -> list[tuple[str, Callable[[dict[str, Any]], 
         ("appends / s (one command each)", lambda s: s["appends_per_second"]),
         ("append, median (ms)", lambda s: s["append_seconds"] * 1e3),
     ]
+    found += [(f"appends / s, {writers} writer threads", _writers(writers)) for writers in WRITERS]
     found += [(f"read {length:,} events (ms)", _read(length)) for length in results["lengths"]]
     found += [
         (f"load {events}-event game, cache off (ms)", lambda s: s["load_seconds_cache_off"] * 1e3),

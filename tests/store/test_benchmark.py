@@ -28,6 +28,9 @@ STORES = ("memory", "SQLite FULL", "SQLite NORMAL", "PostgreSQL")
 FIGURES = (
     r"appends / s \(one command each\)",
     r"append, median \(ms\)",
+    r"appends / s, 1 writer threads",
+    r"appends / s, 8 writer threads",
+    r"appends / s, 40 writer threads",
     r"read 10 events \(ms\)",
     r"read 100 events \(ms\)",
     r"read 1,000 events \(ms\)",
@@ -104,6 +107,7 @@ def test_the_json_report_on_an_existing_server_leaves_no_tables_behind(postgres_
         )
         assert set(figures["read_seconds"]) == {"10", "100", "1000"}
         assert figures["appends"] > 0
+        assert set(figures["writers_appends_per_second"]) == {"1", "8", "40"}
         assert figures["commands_executed"] > 0
     assert set(results["verdicts"]) == {
         "SQLite FULL execute",

@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from avanti import autorama, core, mare
-from avanti.core.errors import CorruptLog, DecodeError, InvalidArgument, UnknownGame
+from avanti.core.errors import (
+    CorruptLog,
+    DecodeError,
+    InvalidArgument,
+    UnknownGame,
+    VersionConflict,
+)
 from avanti.store import (
     CommandIdReused,
     EventStore,
@@ -254,3 +260,43 @@ def test_a_command_id_reused_for_another_command_is_refused_and_writes_nothing(
     assert store.append("g", [], 0, command_id="once", command_digest=digest) == after.version
     with pytest.raises(CommandIdReused):
         store.append("g", [], 0, command_id="once", command_digest=digest[::-1])
+
+
+def test_a_retry_whose_command_is_still_legal_is_answered_from_the_store(
+    store: EventStore,
+) -> None:
+    """A retry of a command that is still legal when it comes back (the toy's ``Roll`` of a
+    seat whose turn it is again) is told of the earlier command, and nothing is written."""
+    games = GameStore(store, games={"toy": toy.Game})
+    game = toy.new_game(["Ann", "Bob"], seed=3, goal=10**6)
+    games.create("t", game)
+    done = games.run("t", lambda r, g: toy.Roll(0), command_id="ann-1")
+    assert (done.before, done.repeated) == (game.version, False)
+    moved = games.execute("t", toy.Wait(1))
+    again = games.run("t", lambda r, g: toy.Roll(0), command_id="ann-1")
+    assert (again.game, again.before, again.repeated) == (done.game, game.version, True)
+    assert again.record.version == done.game.version
+    assert store.stream("t").version == moved.version
+    # with an expected version that has passed, too; and a stale one without an id conflicts
+    late = games.run("t", lambda r, g: toy.Roll(0), expected_version=0, command_id="ann-1")
+    assert (late.game, late.repeated) == (done.game, True)
+    with pytest.raises(VersionConflict):
+        games.run("t", lambda r, g: toy.Roll(0), expected_version=0, command_id="new")
+
+    def broken(record: Any, now: Any) -> Any:
+        raise RuntimeError("cannot decide")
+
+    with pytest.raises(VersionConflict):  # the conflict, not the error of deciding
+        games.run("t", broken, expected_version=0, command_id="ann-1")
+    with pytest.raises(RuntimeError, match="cannot decide"):
+        games.run("t", broken, command_id="ann-1")
+    assert store.stream("t").version == moved.version
+
+
+def test_a_cached_game_meets_an_event_it_cannot_read(store: EventStore) -> None:
+    games = GameStore(store)
+    games.create("g", mare_game(1))
+    games.load("g")  # cached
+    store.append("g", [{"type": "NoSuchEvent"}], store.stream("g").version)
+    with pytest.raises(DecodeError, match="stored game 'g' cannot be read"):
+        games.run("g", lambda r, g: g.legal_commands()[0])

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import sqlite3
-from collections.abc import Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from avanti.core.errors import InvalidArgument
-from avanti.store import CommandIdReused, EventStore, SQLiteEventStore, StoreError
-from avanti.store.sqlite import SCHEMA_VERSION
-from tests.store.contract import StoreContract
+from avanti.core.errors import InvalidArgument, VersionConflict
+from avanti.store import (
+    MAX_METADATA_BYTES,
+    CommandIdReused,
+    EventStore,
+    SQLiteEventStore,
+    StoreError,
+    UnknownStream,
+)
+from avanti.store.sqlite import MAX_BATCH, SCHEMA_VERSION
+from tests.store.contract import StoreContract, in_thread
 
 
 class TestSQLiteFile(StoreContract):
@@ -132,3 +142,180 @@ def test_a_file_of_the_first_schema_gets_command_digests(tmp_path: Path) -> None
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         rows = raw.execute("SELECT command_id, digest FROM commands ORDER BY command_id")
         assert rows.fetchall() == [("new", "d"), ("old", None)]
+
+
+# -- group commit --------------------------------------------------------------------------------
+
+
+class Holding:
+    """Another connection that holds the file's write lock, so the store's writer thread waits
+    in ``BEGIN IMMEDIATE`` with its first append while the next ones queue up behind it."""
+
+    def __init__(self, path: Path) -> None:
+        self.raw = sqlite3.connect(path, isolation_level=None)
+        self.raw.execute("BEGIN IMMEDIATE")
+
+    def release(self) -> None:
+        self.raw.execute("ROLLBACK")
+        self.raw.close()
+
+
+def waiting(thread: threading.Thread) -> None:
+    """Wait until ``thread`` waits for the answer to its append (it is queued, then): a
+    condition on its stack, not a time."""
+    for _ in range(6000):
+        frame = sys._current_frames().get(thread.ident or 0)
+        while frame is not None:
+            if frame.f_code.co_name == "result" and "futures" in frame.f_code.co_filename:
+                return
+            frame = frame.f_back
+        threading.Event().wait(0.005)
+    raise AssertionError("the append was never queued")
+
+
+def test_appends_arriving_together_are_committed_together_and_fail_alone(
+    tmp_path: Path,
+) -> None:
+    """Nine appends queue behind one that waits for the file: the next transaction holds them
+    all, and the refused ones (a stale version, a reused command id, an unknown stream,
+    metadata beyond the limit) fail alone while the others are stored. None is answered
+    before the lock is released and the group committed."""
+    path = tmp_path / "games.db"
+    store = SQLiteEventStore(path, timeout=60.0)
+    half = "y" * (MAX_METADATA_BYTES // 2)
+    for name in ("first", "a", "b"):
+        store.create(name, format="toy", format_version=1, setup={})
+    store.create("c", format="toy", format_version=1, setup={}, metadata={"half": half})
+    store.append("c", [0], 0, command_id="taken", command_digest="one")
+    holding = Holding(path)
+    jobs: list[tuple[str, Callable[[], object]]] = [
+        ("first", lambda: store.append("first", [1], 0)),
+        ("a0", lambda: store.append("a", [1], 0)),
+        ("a1", lambda: store.append("a", [2], 1)),  # follows a0 in the same transaction
+        ("a-stale", lambda: store.append("a", [9], 0)),
+        ("b", lambda: store.append("b", [1, 2], 0, metadata_update={"n": 1})),
+        ("c-reused", lambda: store.append("c", [9], 1, command_id="taken", command_digest="two")),
+        ("c-retry", lambda: store.append("c", [9], 1, command_id="taken", command_digest="one")),
+        ("nowhere", lambda: store.append("nowhere", [1], 0)),
+        ("c-big", lambda: store.append("c", [1], 1, metadata_update={"more": half})),
+        ("c", lambda: store.append("c", [1], 1)),
+    ]
+    runs = []
+    for _, job in jobs:
+        runs.append(in_thread(job))
+        waiting(runs[-1][0])  # queued in this order
+    assert all(thread.is_alive() for thread, _ in runs)  # nothing answered before the commit
+    holding.release()
+    for thread, _ in runs:
+        thread.join()
+    told = {name: run[1][0] for (name, _), run in zip(jobs, runs, strict=True)}
+    assert {k: v for k, v in told.items() if not isinstance(v, Exception)} == {
+        "first": 1,
+        "a0": 1,
+        "a1": 2,
+        "b": 2,
+        "c-retry": 1,
+        "c": 2,
+    }
+    assert isinstance(told["a-stale"], VersionConflict)
+    assert isinstance(told["c-reused"], CommandIdReused)
+    assert isinstance(told["nowhere"], UnknownStream)
+    assert isinstance(told["c-big"], InvalidArgument)
+    assert [r.data for r in store.read("a")] == [1, 2]
+    assert [r.data for r in store.read("c")] == [0, 1]
+    assert dict(store.stream("b").metadata) == {"n": 1}
+    assert dict(store.stream("c").metadata) == {"half": half}
+    store.close()
+
+
+def test_a_full_file_fails_the_append_that_fills_it_and_keeps_the_others(
+    tmp_path: Path,
+) -> None:
+    """The database fails inside a group (the file reaches ``max_bytes``): each append of the
+    group is tried again alone, so only the one too big for the file fails."""
+    path = tmp_path / "games.db"
+    store = SQLiteEventStore(path, timeout=60.0, max_bytes=256 << 10)
+    for name in ("first", "small", "huge", "after"):
+        store.create(name, format="toy", format_version=1, setup={})
+    holding = Holding(path)
+    big = ["x" * 1000] * 900  # about 900 KB: more than the file may hold
+    jobs: list[Callable[[], object]] = [
+        lambda: store.append("first", [1], 0),
+        lambda: store.append("small", [1], 0),
+        lambda: store.append("huge", big, 0),
+        lambda: store.append("after", [1], 0),
+    ]
+    runs = []
+    for job in jobs:
+        runs.append(in_thread(job))
+        waiting(runs[-1][0])
+    holding.release()
+    for thread, _ in runs:
+        thread.join()
+    assert [told for _, told in runs][:2] == [[1], [1]]
+    assert runs[3][1] == [1]
+    (full,) = runs[2][1]
+    assert isinstance(full, StoreError)
+    assert "is full" in str(full)
+    assert store.read("huge") == ()
+    assert [store.stream(n).version for n in ("first", "small", "huge", "after")] == [1, 1, 0, 1]
+    store.close()
+
+
+def test_closing_the_store_answers_the_appends_still_queued(tmp_path: Path) -> None:
+    """``close`` with appends queued behind one waiting for the file: every caller gets an
+    answer, and the file holds exactly the appends that were acknowledged."""
+    path = tmp_path / "games.db"
+    store = SQLiteEventStore(path, timeout=60.0)
+    for name in ("a", "b", "c"):
+        store.create(name, format="toy", format_version=1, setup={})
+    holding = Holding(path)
+    runs = []
+    for name in ("a", "b", "c"):
+        runs.append(in_thread(functools.partial(store.append, name, [1], 0)))
+        waiting(runs[-1][0])
+    store.close()
+    holding.release()
+    for thread, _ in runs:
+        thread.join()
+    told = [told[0] for _, told in runs]
+    # the transaction under way (the first append, and any taken with it) commits; each
+    # append still queued is told the store is closed; none is left waiting
+    assert told[0] == 1
+    assert all(t == 1 or (isinstance(t, StoreError) and "closed" in str(t)) for t in told)
+    with pytest.raises(StoreError, match="closed"):
+        store.append("a", [2], 1)
+    with SQLiteEventStore(path) as again:
+        stored = [again.stream(n).version for n in ("a", "b", "c")]
+    assert stored == [1 if t == 1 else 0 for t in told]
+
+
+def test_more_appends_than_one_group_holds_are_committed_in_several(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    store = SQLiteEventStore(path, timeout=60.0)
+    count = MAX_BATCH + 6
+    for number in range(count):
+        store.create(f"s{number}", format="toy", format_version=1, setup={})
+    holding = Holding(path)
+    runs = []
+    for number in range(count):
+        runs.append(in_thread(functools.partial(store.append, f"s{number}", [number], 0)))
+        waiting(runs[-1][0])
+    holding.release()
+    for thread, _ in runs:
+        thread.join()
+    assert [told for _, told in runs] == [[1]] * count
+    assert [store.read(f"s{n}")[0].data for n in range(count)] == list(range(count))
+    store.close()
+
+
+def test_metadata_that_is_no_object_is_reported_corrupt_by_an_append(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with SQLiteEventStore(path) as store:
+        store.create("g", format="toy", format_version=1, setup={})
+        with sqlite3.connect(path) as raw:
+            raw.execute("UPDATE streams SET metadata = '[1, 2]'")
+        with pytest.raises(StoreError, match="corrupt"):
+            store.append("g", [1], 0, metadata_update={"a": 1})
+        assert store.read("g") == ()
+        assert store.append("g", [1], 0) == 1

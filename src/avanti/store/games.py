@@ -147,8 +147,7 @@ class GameStore:
         version = 0
         for chunk in _whole_commands(game.events, cause, MAX_APPEND_EVENTS):
             version = self.events.append(game_id, [event_data(e) for e in chunk], version)
-        if version == game.version:  # the store holds it all: the first command reads nothing
-            self._remember(game_id, game, version)
+        self._remember(game_id, game, version)  # the first command need not read it again
 
     def load(self, game_id: str, *, verify: bool = False) -> Game[Any, Any, Any, Any, Any, Any]:
         """The game under ``game_id``, rebuilt from its setup and its events.

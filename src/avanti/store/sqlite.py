@@ -1,9 +1,13 @@
 """An event store in one SQLite file: the embedded default (standard library ``sqlite3``).
 
 The file is in WAL mode: readers never wait for the writer, and any number of threads and
-processes may share it. Writers take turns: each append is one ``BEGIN IMMEDIATE`` transaction,
-and a writer that finds the file busy waits up to ``timeout`` seconds before it gives up with a
-:class:`StoreError`.
+processes may share it. Each store object has one writer thread that commits its appends: it
+takes every append waiting at that moment (at most :data:`MAX_BATCH`), writes them in one
+``BEGIN IMMEDIATE`` transaction, each inside a savepoint of its own (so an append refused for a
+version conflict or a reused command id is undone alone), and answers each only once the
+transaction is committed: under ``synchronous="FULL"`` one sync to disk makes the whole group
+durable (group commit). A writer that finds the file busy (another process writing) waits up to
+``timeout`` seconds before it gives up with a :class:`StoreError`.
 
 The version check is the database's own: events are rows under ``PRIMARY KEY (stream,
 position)``, an append inserts its rows at positions ``expected_version, expected_version + 1,
@@ -16,10 +20,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from typing import Any, Literal
 
 from avanti.core.codec import JSONValue
@@ -49,7 +55,10 @@ from avanti.store.base import (
     merge_metadata,
 )
 
-__all__ = ["SCHEMA_VERSION", "SQLiteEventStore"]
+__all__ = ["MAX_BATCH", "SCHEMA_VERSION", "SQLiteEventStore"]
+
+MAX_BATCH = 64
+"""The most appends the writer thread commits in one transaction."""
 
 SCHEMA_VERSION = 2
 """The version of the tables this module writes (kept in ``PRAGMA user_version``).
@@ -114,6 +123,29 @@ _PROBLEMS = {
 }
 
 
+class _Append:
+    """One append waiting for the writer thread, and the future that answers it."""
+
+    __slots__ = ("command_id", "digest", "expected", "future", "rows", "stream", "update")
+
+    def __init__(
+        self,
+        stream: str,
+        rows: list[tuple[str, int, str | None, str]],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+    ) -> None:
+        self.stream = stream
+        self.rows = rows
+        self.expected = expected
+        self.command_id = command_id
+        self.digest = digest
+        self.update = update
+        self.future: Future[int] = Future()
+
+
 class SQLiteEventStore(Closing):
     """An :class:`~avanti.store.base.EventStore` in an SQLite file (or ``":memory:"``).
 
@@ -125,10 +157,12 @@ class SQLiteEventStore(Closing):
     crash of the process alone). ``max_bytes`` caps the size of the file: a write beyond it is
     refused as if the disk were full.
 
-    One object may be shared by any number of threads: each operation borrows a connection from
-    a small pool (one connection guarded by a lock for ``":memory:"``). Several processes may
-    open the same file; the unique keys decide between their writers. A process forked from one
-    that holds the store opens connections of its own.
+    One object may be shared by any number of threads: appends go through the object's writer
+    thread, committed together with the appends of other threads that arrive meanwhile; every
+    other operation borrows a connection from a small pool (one connection guarded by a lock
+    for ``":memory:"``). Several processes may open the same file; the unique keys decide
+    between their writers. A process forked from one that holds the store opens connections
+    (and a writer thread) of its own.
     """
 
     def __init__(
@@ -160,6 +194,10 @@ class SQLiteEventStore(Closing):
         self._closed = False
         self._pid = os.getpid()
         self._changed = threading.Condition()  # wakes waiters of this object at once
+        # the writer thread (group commit), started by the first append of each process
+        self._requests: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_pid = 0
         with self._connection() as connection:
             self._prepare(connection)
 
@@ -309,57 +347,139 @@ class SQLiteEventStore(Closing):
             (stream, expected_version + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
         ]
-        new = expected_version + len(rows)
-        # One writer of this process at a time waits here, on a lock that wakes it at once,
-        # rather than in SQLite's busy handler, which sleeps between tries.
+        request = _Append(stream, rows, expected_version, command_id, command_digest, update)
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"the event store on {self._name} is closed")
+            if self._writer is None or self._writer_pid != os.getpid():
+                # the first append, or the first in a forked child (threads do not survive)
+                self._requests = queue.SimpleQueue()
+                self._writer_pid = os.getpid()
+                self._writer = threading.Thread(
+                    target=self._write,
+                    args=(self._requests,),
+                    name="avanti-sqlite-writer",
+                    daemon=True,
+                )
+                self._writer.start()
+            self._requests.put(request)
+        return request.future.result()
+
+    # -- the writer thread: group commit -------------------------------------------------------
+
+    def _write(self, requests: queue.SimpleQueue[_Append | None]) -> None:
+        """The writer thread: take every append waiting, commit them in one transaction (one
+        sync to disk), answer each; until :meth:`close` sends ``None``."""
+        while True:
+            first = requests.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    waiting = requests.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stop = True
+                    break
+                batch.append(waiting)
+            try:
+                self._commit(batch)
+            except BaseException as error:  # pragma: no cover - a bug: never leave a caller
+                for request in batch:
+                    if not request.future.done():
+                        request.future.set_exception(error)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Append]) -> None:
+        """Commit ``batch`` in one transaction and answer each append; if the database fails
+        (full, busy, an I/O error), try each append again alone, so each gets its own answer."""
+        try:
+            answers = self._transaction(batch)
+        except Exception as error:
+            if len(batch) == 1:
+                batch[0].future.set_exception(error)
+                return
+            for request in batch:
+                self._commit([request])
+            return
+        for request, answer in zip(batch, answers, strict=True):
+            if isinstance(answer, Exception):
+                request.future.set_exception(answer)
+            else:
+                request.future.set_result(answer)
+        with self._changed:
+            self._changed.notify_all()
+
+    def _transaction(self, batch: list[_Append]) -> list[int | Exception]:
+        """One ``BEGIN IMMEDIATE`` ... ``COMMIT`` for ``batch``: each append inside a savepoint
+        of its own, so one refused (a version conflict, a reused command id, an unknown stream)
+        is rolled back alone. Returns each append's version or its refusal, once committed."""
+        answers: list[int | Exception] = []
         with self._writing, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
-                if command_id is not None:
-                    done = connection.execute(
-                        "SELECT version, digest FROM commands WHERE stream = ? AND command_id = ?",
-                        (stream, command_id),
-                    ).fetchone()
-                    if done is not None:
-                        if None not in (done[1], command_digest) and done[1] != command_digest:
-                            raise CommandIdReused(stream, command_id)
-                        return int(done[0])
-                if not rows:
-                    current = self._version(connection, stream)
-                    if current != expected_version:
-                        raise VersionConflict(expected_version, current)
-                    return current
-                try:
-                    connection.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
-                except sqlite3.IntegrityError:
-                    # the key (stream, position) is taken, the position before is missing, or
-                    # the stream does not exist: the stored version tells which
-                    actual = self._version(connection, stream)
-                    raise VersionConflict(expected_version, actual) from None
-                metadata = None
-                if update:
-                    found = connection.execute(
-                        "SELECT metadata FROM streams WHERE stream = ?", (stream,)
-                    ).fetchone()
-                    metadata = merge_metadata(self._metadata(found[0]), update)
-                moved = connection.execute(
-                    "UPDATE streams SET version = ?, updated = max(updated, ?), "
-                    "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
-                    (new, time.time(), metadata, stream, expected_version),
-                ).rowcount
-                if moved != 1:
-                    raise VersionConflict(expected_version, self._version(connection, stream))
-                if command_id is not None:
-                    connection.execute(
-                        "INSERT INTO commands VALUES (?, ?, ?, ?)",
-                        (stream, command_id, new, command_digest),
-                    )
+                for request in batch:
+                    connection.execute("SAVEPOINT one_append")
+                    try:
+                        answers.append(self._append_one(connection, request))
+                    except (VersionConflict, CommandIdReused, UnknownStream, InvalidArgument) as no:
+                        connection.execute("ROLLBACK TO one_append")
+                        answers.append(no)
+                    connection.execute("RELEASE one_append")
                 connection.execute("COMMIT")
             finally:
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
-        with self._changed:
-            self._changed.notify_all()
+        return answers
+
+    def _append_one(self, connection: sqlite3.Connection, request: _Append) -> int:
+        """One append inside the writer's transaction; its new version, or raises."""
+        stream, rows, expected_version = request.stream, request.rows, request.expected
+        command_id, command_digest = request.command_id, request.digest
+        if command_id is not None:
+            done = connection.execute(
+                "SELECT version, digest FROM commands WHERE stream = ? AND command_id = ?",
+                (stream, command_id),
+            ).fetchone()
+            if done is not None:
+                if None not in (done[1], command_digest) and done[1] != command_digest:
+                    raise CommandIdReused(stream, command_id)
+                return int(done[0])
+        if not rows:
+            current = self._version(connection, stream)
+            if current != expected_version:
+                raise VersionConflict(expected_version, current)
+            return current
+        try:
+            connection.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.IntegrityError:
+            # the key (stream, position) is taken, the position before is missing, or
+            # the stream does not exist: the stored version tells which
+            actual = self._version(connection, stream)
+            raise VersionConflict(expected_version, actual) from None
+        new = expected_version + len(rows)
+        metadata = None
+        if request.update:
+            found = connection.execute(
+                "SELECT metadata FROM streams WHERE stream = ?", (stream,)
+            ).fetchone()
+            metadata = merge_metadata(self._metadata(found[0]), request.update)
+        moved = connection.execute(
+            "UPDATE streams SET version = ?, updated = max(updated, ?), "
+            "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
+            (new, time.time(), metadata, stream, expected_version),
+        ).rowcount
+        if moved != 1:
+            raise VersionConflict(expected_version, self._version(connection, stream))
+        if command_id is not None:
+            connection.execute(
+                "INSERT INTO commands VALUES (?, ?, ?, ?)",
+                (stream, command_id, new, command_digest),
+            )
         return new
 
     def command_version(self, stream: str, command_id: str) -> int | None:
@@ -535,6 +655,8 @@ class SQLiteEventStore(Closing):
         """Close every connection; the store refuses work afterwards."""
         with self._lock:
             self._closed = True
+            if self._writer is not None and self._writer_pid == os.getpid():
+                self._requests.put(None)  # the writer answers what is queued, then stops
             # Connections in use are closed when they come back (``_release``), not under
             # the thread still using them.
             connections, self._all, self._idle = self._idle, [], []
