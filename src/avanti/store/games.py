@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import threading
@@ -436,7 +437,10 @@ class GameStore:
                 event_from_data = codec.event_from_data
                 events = tuple([event_from_data(item) for item in data])
             except DecodeError:  # upcast, or find every problem with its path
-                setup, events = codec.read_document(document)
+                # an upcaster may change what it reads: the store's setup is shared
+                setup, events = codec.read_document(
+                    {**document, "setup": copy.deepcopy(record.setup)}
+                )
         except DecodeError as error:
             raise DecodeError((f"stored game {game_id!r} cannot be read", *error.errors)) from None
         game = game_class.replay(setup, events, verify=verify) if events else game_class.new(setup)

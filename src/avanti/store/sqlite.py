@@ -704,6 +704,26 @@ def _tag(event: JSONValue) -> str | None:
     return None
 
 
+_SETUPS: dict[str, JSONValue] = {}
+"""Setups already parsed, by their text: a stream's setup never changes, and parsing it again
+for every record read was the largest cost of reading one."""
+
+_SETUPS_LOCK = threading.Lock()
+
+
+def _setup(text: str) -> JSONValue:
+    """A stored setup, parsed once (the same value is returned for the same text: read it,
+    never change it)."""
+    found = _SETUPS.get(text)
+    if found is None:
+        found = json.loads(text)
+        with _SETUPS_LOCK:
+            if len(_SETUPS) >= 1_024:
+                _SETUPS.clear()
+            _SETUPS[text] = found
+    return found
+
+
 def _record(row: Sequence[Any]) -> StoredStream:
     """A row of the ``streams`` table as a record; ``ValueError`` if it is not well formed."""
     stream, format, format_version, setup, metadata, version, created, updated = row
@@ -711,7 +731,7 @@ def _record(row: Sequence[Any]) -> StoredStream:
         stream=stream,
         format=format,
         format_version=format_version,
-        setup=json.loads(setup),
+        setup=_setup(setup),
         metadata=json.loads(metadata),
         version=version,
         created=created,
