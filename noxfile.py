@@ -256,3 +256,12 @@ def simbench(session: nox.Session) -> None:
     part of the gate, which runs it small)."""
     session.install("-e", ".[cli,ray]")
     session.run("python", "benchmarks/simulate.py", *session.posargs)
+
+
+@nox.session(default=False)
+def botflood(session: nox.Session) -> None:
+    """Games of search bots only beside people's requests: the latency of ``/health`` and of a
+    game's read while 19 five-bot games play (``-- --src OTHER/src`` measures another
+    checkout's server the same way); not part of the gate."""
+    session.install("-e", ".[test,server]")
+    session.run("python", "benchmarks/botflood.py", *session.posargs)
