@@ -170,7 +170,7 @@ def sitting(plan: serverload.Plan, folder: Path, rounds: int, scratch: Path) -> 
     """Every round: boardgame.io, then each of avanti's configurations."""
     runs: dict[str, list[dict[str, Any]]] = {"boardgame.io, in memory": []}
     for configuration in plan.configurations:
-        runs[configuration.name] = []
+        runs[f"avanti, {configuration.name}"] = []
     for number in range(rounds):
         print(f"round {number + 1}: boardgame.io", file=sys.stderr, flush=True)
         runs["boardgame.io, in memory"].append(
@@ -179,7 +179,7 @@ def sitting(plan: serverload.Plan, folder: Path, rounds: int, scratch: Path) -> 
         print(f"round {number + 1}: avanti", file=sys.stderr, flush=True)
         measured = serverload.measure_all(plan, round_=number)
         for name, figures in measured["configurations"].items():
-            runs[name].append(avanti_figures(figures))
+            runs[f"avanti, {name}"].append(avanti_figures(figures))
     return runs
 
 
@@ -211,7 +211,7 @@ def table(runs: dict[str, list[dict[str, Any]]]) -> list[str]:
             if measured is not base:
                 reference = median(base, key)
                 if reference:
-                    cell += f" {value / reference:.2f}x"
+                    cell += f" = {value / reference:.2f}x"
             row.append(cell)
         if measured is base:
             row.append("(in memory)")
@@ -259,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = ", ".join(plan.games)
     print(
         f"Side by side: {plan.seats} seats at {plan.tables} tables, every seat answering at once,"
-        f" {plan.warmup:g} s warm-up + {plan.seconds:g} s measured, {args.rounds} rounds "
+        f" {plan.warmup:g} s warm-up + {plan.seconds:g} s measured, {args.rounds} round(s) "
         f"alternating; boardgame.io {runs['boardgame.io, in memory'][0]['raw']['boardgameio']} "
         f"(card race) beside avanti ({games})"
     )

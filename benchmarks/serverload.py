@@ -220,7 +220,8 @@ class ServeProcess:
         if profile is not None:
             spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
             command = [
-                *(spy, "record", "--nonblocking", "--idle", "--threads", "--rate", "250"),
+                *(spy, "record", "--nonblocking", "--threads", "--rate", "100"),
+                *(("--idle",) if os.environ.get("AVANTI_PROFILE_IDLE") else ()),
                 *("-f", "raw", "-o", str(profile), "--", *command),
             ]
         self.process = subprocess.Popen(
