@@ -138,3 +138,24 @@ def test_an_unknown_game_or_configuration_is_refused() -> None:
         )
         assert done.returncode == 2, option
         assert message in done.stderr, (option, done.stderr)
+
+
+def test_the_side_by_side_run_names_a_missing_anchor_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "beside_bgio.py"),
+            *("--anchor", str(tmp_path / "nowhere"), "--cache", str(tmp_path / "cache")),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"beside_bgio: not measured: the boardgame.io anchor is not at {tmp_path / 'nowhere'} "
+        "(give its folder with --anchor)\n"
+    )
+    assert not (tmp_path / "cache").exists()
