@@ -23,14 +23,16 @@ SCRIPT = ROOT / "benchmarks" / "serverload.py"
 CONFIGURATIONS = ("SQLite, 1 process", "SQLite, 2 processes", "PostgreSQL, 1 process")
 
 NUMBER = r"\d[\d,]*(\.\d+)?"
-LATENCIES = rf"{NUMBER} / {NUMBER} / {NUMBER}"
+MEASURED = rf"({NUMBER}|n/a)"
+"""A figure of the window, which a very busy machine may leave without a sample."""
+LATENCIES = rf"{MEASURED} / {MEASURED} / {MEASURED}"
 
 FIGURES = (
     rf"accepted commands / s +{NUMBER} \({NUMBER} in the window; {NUMBER} accepted of "
     rf"{NUMBER} sent in all\)",
-    rf"to each other seat p50/p90/p99 ms +{LATENCIES} \(max {NUMBER}, {NUMBER} samples\)",
+    rf"to each other seat p50/p90/p99 ms +{LATENCIES} \(max {MEASURED}, {NUMBER} samples\)",
     rf"to the mover p50/p90/p99 ms +{LATENCIES}",
-    rf"server CPU per command \(ms\) +{NUMBER} \(servers {NUMBER} s(, {NUMBER} s)?, "
+    rf"server CPU per command \(ms\) +{MEASURED} \(servers {NUMBER} s(, {NUMBER} s)?, "
     rf"{NUMBER}% of a core\)",
     rf"server RSS \(MiB\) +{NUMBER}",
     r"errors +(none|[a-z0-9-]+ [\d,]+(, [a-z0-9-]+ [\d,]+)*)",
@@ -88,7 +90,7 @@ def test_every_figure_and_the_replay_check_are_printed_for_every_configuration(
     for measured in figures["configurations"].values():
         assert measured["replay_problems"] == 0
         assert measured["games_played"] == ["autorama", "avanti", "mare"]
-        assert measured["accepted"] > 0
+        assert measured["commands_accepted"] > 0
         assert measured["commands_accepted"] <= measured["commands_sent"]
 
 
