@@ -209,11 +209,21 @@ def storebench(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def serverload(session: nox.Session) -> None:
-    """The game server under load: 200 WebSocket seats at 60 tables for 60 s, on SQLite and on
-    PostgreSQL (a private server it starts), with one and two ``avanti serve`` processes, then
+    """The game server under boardgame.io's anchor load: 201 WebSocket seats at 67 three-player
+    tables answering at once, 10 s of warm-up then 40 s measured, on SQLite with one and two
+    ``avanti serve`` processes and on PostgreSQL (a private server it starts, fsync on), then
     every stored game replayed and checked (not part of the gate, which runs it small)."""
     session.install("-e", ".[test,server,postgres]")
     session.run("python", "benchmarks/serverload.py", *session.posargs)
+
+
+@nox.session(default=False)
+def serverbench(session: nox.Session) -> None:
+    """``avanti serve`` beside boardgame.io's server in one sitting: the anchor's load on both,
+    alternating, two rounds each, and one table of figures and ratios (needs Node.js and the
+    anchor folder, ``--anchor``; about 9 minutes)."""
+    session.install("-e", ".[test,server,postgres]")
+    session.run("python", "benchmarks/beside_bgio.py", *session.posargs)
 
 
 @nox.session(default=False)

@@ -1,30 +1,40 @@
 """The game server under load: many seats playing over WebSockets, then every game replayed.
 
-For each configuration (SQLite or PostgreSQL, one or two ``avanti serve`` processes) the script
-starts the servers as child processes on free loopback ports, and plays for ``--seconds``:
-``--seats`` WebSocket clients at ``--games`` tables, 3 or 4 seats a table, the tables taking the
-three games in turn (Avanti mare!, Avanti, For Sale: Autorama). Each table creates a game with
-``POST /games``, its seats play it to the end, and it creates the next, until the time is up.
+The load is boardgame.io's anchor load (``../shared/anchors/boardgameio/load.js``): 201 seats at
+67 three-player tables (``--seats``, ``--tables``), every seat answering each update at once, a
+table creating its next game as soon as one ends. The tables play Avanti alone
+(``--games avanti``) or the three games in turn (``--games all``, the default: Avanti mare!,
+Avanti, For Sale: Autorama), or any one of them. For each configuration (``--configurations``:
+SQLite with one or two ``avanti serve`` processes, PostgreSQL with one or two) the script starts
+the servers as child processes on free loopback ports, plays a warm-up (``--warmup``, 10 s), then
+a measured window (``--seconds``, 40 s), as ``load.js`` does.
 
 Each seat is one client: it opens ``/games/{id}/stream``, sends its token in the first message,
-and on every ``update`` in which it has legal commands it picks one of them at random and sends
-it on the socket (``{"type": "command", "command": ..., "expected_version": v}``). Its latency
-runs from the send to the first pushed ``update`` past ``v`` (the one holding the command's
-events); a command another seat beat (409 ``version-conflict``, in a simultaneous step) counts as
-an error of that kind and has no latency. A second latency runs to the moment every seat of the
-game has been pushed the command's events. A client never sends faster than the server's
-default rate per connection allows (10 commands a second, 20 at once): it waits before sending
-instead, outside the latency.
+and acts on ``update`` messages only: on every update in which it has legal commands at a version
+it has not answered, it picks one at random and sends it on the socket
+(``{"type": "command", "command": ..., "expected_version": v}``). The server answers each command
+of a socket in order, with a ``result`` or an ``error``; the client never waits for that answer
+(it only notes it, to know which commands were accepted), so it works the same whether the mover
+gets a ``result`` and an ``update`` or one ``update`` like everyone. A command another seat beat
+(409 ``version-conflict``, in a simultaneous step) counts as an error of that kind. A client never
+sends faster than the server's default rate per connection allows (10 commands a second, 20 at
+once): it waits before sending instead, inside the latency.
+
+The figures of the window, for the commands sent inside it: accepted commands a second (results
+received in the window), the latency from the mover's send to the new state reaching each other
+seat of the game (one sample per command and other seat, as ``load.js`` measures) and to the
+mover itself (p50, p90, p99), the servers' CPU (user + system from ``/proc``) over the window
+divided by the commands accepted in it, and the servers' largest resident memory.
 
 With two server processes the seats of every game are split between them (seat ``i`` of table
-``k`` on process ``(i + k) % 2``), so each command reaches half of its game's seats through the
+``k`` on process ``(i + k) % 2``), so each command reaches some of its game's seats through the
 store (SQLite: the file the two share, polled; PostgreSQL: LISTEN/NOTIFY).
 
 Then the servers are stopped (SIGTERM) and the script checks, from the store itself: every game
 created replays with ``GameStore.load(verify=True)``; every command acknowledged is in it; and
 every seat's pushed events, in the order received, are exactly ``events_for(seat)`` of the stored
 game at the last version that seat was pushed (none lost, none duplicated, none changed, none
-extra). The verdict line judges the aim: p99 under 50 ms at that load, zero lost.
+extra).
 
 Everything runs on loopback. Each table creates its games from an address of its own
 (``127.0.x.y``; Linux routes the whole of ``127.0.0.0/8`` to loopback), as separate players
@@ -36,8 +46,9 @@ says so in one line and measures SQLite.
 
 Run it with ``nox -s serverload`` or ``python benchmarks/serverload.py`` (``--small``: a run of
 a few seconds a configuration, which the test gate makes; ``--think S``: each seat thinks about
-``S`` seconds before it answers, as people do, instead of answering at once; ``--json``: the
-figures as JSON).
+``S`` seconds before it answers, as people do; ``--json FILE``: the figures as JSON;
+``--profile DIR``: each server runs under ``py-spy record``, its raw profile written to ``DIR``).
+``benchmarks/beside_bgio.py`` runs this load beside boardgame.io's in one sitting.
 """
 
 from __future__ import annotations
@@ -47,10 +58,10 @@ import asyncio
 import bisect
 import contextlib
 import json
-import math
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -58,7 +69,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +80,7 @@ from run import machine  # benchmarks/run.py, beside this file
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+import avanti
 from avanti.core.errors import AvantiError
 from avanti.store import EventStore, GameStore, SQLiteEventStore
 
@@ -76,10 +88,7 @@ ROOT = Path(__file__).resolve().parent.parent
 """The repository, whose ``tests/store/pg.py`` starts the private PostgreSQL server."""
 
 GAMES = ("mare", "avanti", "autorama")
-"""The games the tables play, table ``k`` playing ``GAMES[k % 3]``."""
-
-AIM_P99 = 0.050
-"""The aim: the 99th percentile of the latency, in seconds, under this."""
+"""The games the tables play in turn, table ``k`` playing ``GAMES[k % 3]``."""
 
 PATIENCE = 30.0
 """Seconds a client waits for the server before it gives up (a hung server, not a slow one)."""
@@ -88,15 +97,15 @@ RATE, BURST = 9.0, 18
 """Commands a client sends per second and at once: under the server's default limit per
 connection (10 and 20), so that the client's pauses, not the server's refusals, keep it there."""
 
-DEFAULT_SEATS, DEFAULT_GAMES, DEFAULT_SECONDS = 200, 60, 60.0
-"""The seats, tables and seconds of play a configuration of a full run."""
-SMALL_SEATS, SMALL_GAMES, SMALL_SECONDS = 20, 6, 3.0
+DEFAULT_SEATS, DEFAULT_TABLES, DEFAULT_WARMUP, DEFAULT_SECONDS = 201, 67, 10.0, 40.0
+"""boardgame.io's anchor load: seats, tables, seconds of warm-up and of the measured window."""
+SMALL_SEATS, SMALL_TABLES, SMALL_WARMUP, SMALL_SECONDS = 18, 6, 1.0, 2.0
 """The same for ``--small``, the test gate's run."""
 
 PROBLEMS = ("lost", "duplicated", "corrupted", "out of order", "acknowledged lost")
-"""What the replay check counts, each of which the aim wants at zero: events a seat was not
-pushed, pushed twice, pushed other than stored (or not its to see), pushed out of order; and
-commands acknowledged that the stored game does not hold."""
+"""What the replay check counts, each of which must be zero: events a seat was not pushed,
+pushed twice, pushed other than stored (or not its to see), pushed out of order; and commands
+acknowledged that the stored game does not hold."""
 
 _RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
@@ -111,6 +120,11 @@ class Configuration:
     """How many ``avanti serve`` processes share the store."""
 
     @property
+    def key(self) -> str:
+        """The configuration's name on the command line (``sqlite-1``)."""
+        return f"{self.store}-{self.processes}"
+
+    @property
     def name(self) -> str:
         """The configuration's name in the report."""
         store = {"sqlite": "SQLite", "postgres": "PostgreSQL"}[self.store]
@@ -123,47 +137,104 @@ CONFIGURATIONS = (
     Configuration("postgres", 1),
     Configuration("postgres", 2),
 )
+"""Every configuration the script knows."""
+
+DEFAULT_CONFIGURATIONS = ("sqlite-1", "sqlite-2", "postgres-1")
+"""The configurations measured unless ``--configurations`` says otherwise."""
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What one run plays: the seats, the tables, the seconds, the configurations."""
+    """What one run plays: the seats, the tables, their games, the seconds, the configurations."""
 
     seats: int
-    games: int
+    tables: int
+    games: tuple[str, ...]
+    """The games the tables take in turn."""
+    warmup: float
+    """Seconds of play before the measured window."""
     seconds: float
+    """Seconds of the measured window."""
     configurations: tuple[Configuration, ...]
     small: bool
-    json: bool = False
+    json: Path | None = None
+    """Where to write the figures as JSON, if anywhere."""
     think: float = 0.0
     """Each seat's mean think time before it answers an update, in seconds (0: at once)."""
+    profile: Path | None = None
+    """A folder for ``py-spy`` profiles of the servers, or ``None`` to run them bare."""
 
     def table_seats(self) -> list[int]:
         """The seats at each table: as even as can be, the first tables taking one more."""
-        base, extra = divmod(self.seats, self.games)
-        return [base + (1 if table < extra else 0) for table in range(self.games)]
+        base, extra = divmod(self.seats, self.tables)
+        return [base + (1 if table < extra else 0) for table in range(self.tables)]
+
+    def table_games(self) -> list[str]:
+        """The game each table plays."""
+        return [self.games[table % len(self.games)] for table in range(self.tables)]
 
 
 # -- the servers ---------------------------------------------------------------------------------
 
 
-class ServeProcess:
-    """``python -m avanti serve --database DATABASE --port 0`` as a child process; its JSON log
-    goes to a file, where the port it listens on is read."""
+def proc_cpu_seconds(pid: int) -> float | None:
+    """A process's user + system CPU time so far (Linux's ``/proc``), or ``None``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
-    def __init__(self, database: str, folder: Path, name: str) -> None:
+
+def proc_rss_bytes(pid: int) -> int | None:
+    """A process's resident memory now (Linux's ``/proc``), or ``None``."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def child_environment() -> dict[str, str]:
+    """The environment of a server process: this one's, with the folder of the ``avanti`` this
+    script imported first on ``PYTHONPATH`` (the server runs in a temporary folder, where a
+    relative path would find nothing, or another checkout's package)."""
+    source = str(Path(avanti.__file__).resolve().parent.parent)
+    paths = [
+        str(Path(path).resolve()) for path in os.environ.get("PYTHONPATH", "").split(":") if path
+    ]
+    return {**os.environ, "PYTHONPATH": ":".join([source, *paths]), "PYTHONUNBUFFERED": "1"}
+
+
+class ServeProcess:
+    """``python -m avanti serve --database DATABASE --port 0`` as a child process (under
+    ``py-spy record`` when ``profile`` names a file); its JSON log goes to a file, where the port
+    it listens on is read."""
+
+    def __init__(self, database: str, folder: Path, name: str, profile: Path | None = None):
         self.log = folder / f"{name}.log"
         self._log = self.log.open("wb")
+        command = [sys.executable, "-m", "avanti", "serve", "--database", database, "--port", "0"]
+        if profile is not None:
+            spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+            command = [
+                *(spy, "record", "--nonblocking", "--threads", "--rate", "100"),
+                *(("--idle",) if os.environ.get("AVANTI_PROFILE_IDLE") else ()),
+                *("-f", "raw", "-o", str(profile), "--", *command),
+            ]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "avanti", "serve", "--database", database, "--port", "0"],
+            command,
             cwd=folder,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env=child_environment(),
         )
         self.port = self._wait_for_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.pid = self._server_pid(profile is not None)
 
     def _wait_for_port(self) -> int:
         deadline = time.monotonic() + PATIENCE
@@ -178,21 +249,32 @@ class ServeProcess:
         tail = self.log.read_text(encoding="utf-8", errors="replace")[-2000:]
         raise RuntimeError(f"avanti serve did not start:\n{tail}")
 
+    def _server_pid(self, profiled: bool) -> int:
+        """The server's own process: the child itself, or the child of ``py-spy``."""
+        if not profiled:
+            return self.process.pid
+        tasks = Path(f"/proc/{self.process.pid}/task")
+        for task in tasks.iterdir():
+            children = (task / "children").read_text().split()
+            if children:
+                return int(children[0])
+        return self.process.pid  # pragma: no cover - py-spy gone
+
     def ws_url(self, game_id: str) -> str:
         """The address of a game's stream on this server."""
         return f"ws://127.0.0.1:{self.port}/games/{game_id}/stream"
 
     def cpu_seconds(self) -> float | None:
-        """The CPU time the server has used so far (Linux's ``/proc``), or ``None``."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            return None
+        """The CPU time the server has used so far, or ``None``."""
+        return proc_cpu_seconds(self.pid)
+
+    def rss_bytes(self) -> int | None:
+        """The server's resident memory now, or ``None``."""
+        return proc_rss_bytes(self.pid)
 
     def stop(self) -> int:
         """Stop the server with SIGTERM, as a service manager does; its exit code."""
-        self.process.send_signal(signal.SIGTERM)
+        os.kill(self.pid, signal.SIGTERM)
         try:
             code = self.process.wait(timeout=PATIENCE + 30)
         except subprocess.TimeoutExpired:
@@ -271,15 +353,38 @@ class SeatLog:
 
 @dataclass
 class Acked:
-    """A command the server acknowledged: where it was sent from and when."""
+    """A command the server accepted: who sent it, when, and the version it made."""
 
-    game_id: str
+    log: SeatLog
+    """The sender's log."""
     version: int
     """The game's version after it (the ``result``'s)."""
     sent: float
     """When it was sent (``time.perf_counter``)."""
-    latency: float
-    """From the send to the first pushed update holding its events."""
+    answered: float
+    """When its ``result`` came."""
+
+
+@dataclass
+class Window:
+    """The measured window and what the servers did in it."""
+
+    start: float = float("inf")
+    """When it opens (``time.perf_counter``)."""
+    end: float = float("inf")
+    """When it closes."""
+    cpu: list[float | None] = field(default_factory=list)
+    """Each server's CPU seconds in the window."""
+    rss: int | None = None
+    """The largest resident memory of the servers together, sampled in the window."""
+    machine_busy: float | None = None
+    """The share of the machine's cores busy in the window."""
+    client_cpu: float = 0.0
+    """This process's CPU seconds in the window (the clients)."""
+
+    def holds(self, moment: float) -> bool:
+        """Whether ``moment`` is inside the window."""
+        return self.start <= moment < self.end
 
 
 class Run:
@@ -295,7 +400,9 @@ class Run:
         self.servers = servers
         """The server processes, for the tables to share out."""
         self.deadline = deadline
-        """When the clients stop sending (``time.perf_counter``)."""
+        """When the clients stop sending (``time.perf_counter``): the window's end."""
+        self.window = Window()
+        """The measured window."""
         self.rng = rng
         """Where each client picks its commands."""
         self.think = think
@@ -304,7 +411,7 @@ class Run:
         self.errors: Counter[str] = Counter()
         """Problems by kind: the server's error kinds, and the clients' own."""
         self.acked: list[Acked] = []
-        """Every command acknowledged and pushed."""
+        """Every command accepted."""
         self.sent = 0
         """Commands sent."""
         self.logs: list[SeatLog] = []
@@ -343,12 +450,10 @@ class Seat:
         self.pace = Pace()
         self.latest: dict[str, Any] | None = None
         self.acted_at = -1
-        self.pending: tuple[int, float] | None = None
-        """The version a command in flight was sent at, and when."""
-        self.pushed: float | None = None
-        """When the first update past the pending command's version came."""
-        self.result: int | None = None
-        """The pending command's ``result`` version, once it came."""
+        """The version of the update the seat last answered."""
+        self.outstanding: deque[float] = deque()
+        """When each command not yet answered was sent, oldest first (a socket's commands are
+        answered in order)."""
         self.failures = 0
         self.act_at: float | None = None
         """When a thinking seat answers (it goes on reading its socket meanwhile)."""
@@ -369,31 +474,32 @@ class Seat:
     async def _loop(self, connection: ClientConnection) -> None:
         while True:
             now = time.perf_counter()
-            if self.pending is None:
-                if now >= self.run.deadline or self.over():
-                    return
-                if self.act_at is not None and now >= self.act_at:
-                    self.act_at = None
-                    await self._act(connection)
-                    continue
-                wait = self.run.deadline - now
-                if self.act_at is not None:
-                    wait = min(wait, self.act_at - now)
-            else:
-                wait = self.pending[1] + PATIENCE - now
+            if self.outstanding:
+                wait = self.outstanding[0] + PATIENCE - now
                 if wait <= 0:
                     self.run.errors["no-reply"] += 1
                     return
+            else:
+                if now >= self.run.deadline or self.over():
+                    return
+                wait = self.run.deadline - now
+            if self.act_at is not None:
+                if now >= self.act_at:
+                    self.act_at = None
+                    await self._act(connection)
+                    continue
+                wait = min(wait, self.act_at - now)
             try:
                 async with asyncio.timeout(wait):
                     raw = await connection.recv()
             except TimeoutError:
                 continue
-            self._receive(json.loads(raw), time.perf_counter())
+            if not self._receive(json.loads(raw), time.perf_counter()):
+                continue
             if self.failures >= 5:
                 self.run.errors["gave-up"] += 1
                 return
-            if self.pending is None and time.perf_counter() < self.run.deadline:
+            if time.perf_counter() < self.run.deadline:
                 if not self.run.think:
                     await self._act(connection)
                 elif self.act_at is None and self._may_act():
@@ -404,7 +510,8 @@ class Seat:
         """Whether the seat has been pushed the game's outcome."""
         return self.latest is not None and self.latest["outcome"] is not None
 
-    def _receive(self, message: dict[str, Any], arrived: float) -> None:
+    def _receive(self, message: dict[str, Any], arrived: float) -> bool:
+        """Note a message; whether the seat may have something new to answer."""
         kind = message["type"]
         if kind == "update":
             version = message["version"]
@@ -412,23 +519,21 @@ class Seat:
             self.log.updates.append((version, arrived))
             self.log.version = version
             self.latest = message
-            if self.pending is not None and self.pushed is None and version > self.pending[0]:
-                self.pushed = arrived
-        elif kind == "result" and self.pending is not None:
-            self.result = message["version"]
+            return True
+        if kind == "result" and self.outstanding:
+            sent = self.outstanding.popleft()
+            self.run.acked.append(Acked(self.log, message["version"], sent, arrived))
+            self.failures = 0
         elif kind == "error":
+            if self.outstanding:
+                self.outstanding.popleft()
             error = message["error"]["kind"]
             self.run.errors[error] += 1
             if error != "version-conflict":
                 self.failures += 1
                 self.acted_at = -1  # the seat may try again at this version
-            self.pending = None
-            return
-        if self.pending is not None and self.result is not None and self.pushed is not None:
-            version, sent = self.pending
-            self.run.acked.append(Acked(self.log.game_id, self.result, sent, self.pushed - sent))
-            self.pending = None
-            self.failures = 0
+                return True
+        return False
 
     def _may_act(self) -> bool:
         """Whether the latest update asks this seat for a command it has not answered."""
@@ -446,11 +551,12 @@ class Seat:
         latest = self.latest
         assert latest is not None
         version = latest["version"]
+        self.acted_at = version
+        sent = time.perf_counter()
         await self.pace.take()
         choice = self.run.rng.choice(latest["legal"])
         message = {"type": "command", "command": choice["command"], "expected_version": version}
-        self.pending, self.pushed, self.result = (version, time.perf_counter()), None, None
-        self.acted_at = version
+        self.outstanding.append(sent)
         self.run.sent += 1
         await connection.send(json.dumps(message))
 
@@ -505,19 +611,44 @@ async def play_table(
         created = None
 
 
+async def watch(run: Run, servers: Sequence[ServeProcess]) -> None:
+    """Read the servers' CPU at the window's edges and their memory every quarter second in it,
+    as ``load.js`` does."""
+    window = run.window
+    await asyncio.sleep(max(0.0, window.start - time.perf_counter()))
+    cpu_before = [server.cpu_seconds() for server in servers]
+    busy_before, client_before = busy_cores(), time.process_time()
+    while time.perf_counter() < window.end:
+        sizes = [server.rss_bytes() for server in servers]
+        if all(size is not None for size in sizes):
+            total = sum(size for size in sizes if size is not None)
+            window.rss = max(window.rss or 0, total)
+        await asyncio.sleep(min(0.25, max(0.0, window.end - time.perf_counter())))
+    cpu_after = [server.cpu_seconds() for server in servers]
+    busy_after, client_after = busy_cores(), time.process_time()
+    window.cpu = [
+        None if before is None or after is None else after - before
+        for before, after in zip(cpu_before, cpu_after, strict=True)
+    ]
+    window.client_cpu = client_after - client_before
+    if busy_before is not None and busy_after is not None:
+        ticks = busy_after[1] - busy_before[1]
+        window.machine_busy = (busy_after[0] - busy_before[0]) / ticks if ticks else None
+
+
 async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int) -> Run:
     """Warm the servers up (every game's package imported), create every table's first game,
-    then play every table until ``plan.seconds`` have passed and every command in flight is
+    then play every table through the warm-up and the window, until every command in flight is
     answered."""
     async with httpx.AsyncClient(timeout=PATIENCE) as http:
         for server in servers:
-            for kind in GAMES:
+            for kind in sorted(set(plan.games)):
                 (await http.get(f"{server.url}/schemas/{kind}")).raise_for_status()
-    run = Run(servers, math.inf, random.Random(seed), plan.think)
-    kinds = [GAMES[table % len(GAMES)] for table in range(plan.games)]
+    run = Run(servers, float("inf"), random.Random(seed), plan.think)
+    kinds = plan.table_games()
     async with contextlib.AsyncExitStack() as stack:
         clients = []
-        for address in table_addresses(plan.games):
+        for address in table_addresses(plan.tables):
             transport = httpx.AsyncHTTPTransport(local_address=address, verify=False)
             clients.append(
                 await stack.enter_async_context(
@@ -530,13 +661,17 @@ async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int) -> Run:
                 for table, (kind, seats) in enumerate(zip(kinds, plan.table_seats(), strict=True))
             )
         )
-        run.deadline = time.perf_counter() + plan.seconds
+        started = time.perf_counter()
+        run.window.start = started + plan.warmup
+        run.window.end = run.deadline = run.window.start + plan.seconds
+        watcher = asyncio.create_task(watch(run, servers))
         await asyncio.gather(
             *(
                 play_table(run, table, kind, seats, clients[table], firsts[table])
                 for table, (kind, seats) in enumerate(zip(kinds, plan.table_seats(), strict=True))
             )
         )
+        await watcher
     return run
 
 
@@ -554,7 +689,8 @@ def replay_check(store: EventStore, run: Run) -> dict[str, int]:
     found: Counter[str] = Counter()
     acked: dict[str, int] = {}
     for command in run.acked:
-        acked[command.game_id] = max(acked.get(command.game_id, 0), command.version)
+        game_id = command.log.game_id
+        acked[game_id] = max(acked.get(game_id, 0), command.version)
     logs: dict[str, list[SeatLog]] = {}
     for log in run.logs:
         logs.setdefault(log.game_id, []).append(log)
@@ -599,41 +735,55 @@ def replay_check(store: EventStore, run: Run) -> dict[str, int]:
 
 
 def percentile(values: Sequence[float], share: float) -> float | None:
-    """The ``share`` quantile (0.5, 0.99) of ``values``, by the nearest rank; ``None`` if empty."""
+    """The ``share`` quantile (0.5, 0.99) of ``values``, by the nearest rank (as ``load.js``
+    takes it); ``None`` if empty."""
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+    rank = -int(-share * len(ordered) // 1)  # the ceiling of share * n
+    return ordered[min(len(ordered) - 1, max(0, rank - 1))]
 
 
-def everyone_latencies(run: Run) -> list[float]:
-    """For each acknowledged command, the time from its send until every seat of its game had
-    been pushed its events (commands some seat never was pushed are left out)."""
+def first_reached(log: SeatLog, version: int) -> float | None:
+    """When ``log``'s seat was first pushed an update at ``version`` or later, or ``None``."""
+    versions = [at for at, _ in log.updates]
+    index = bisect.bisect_left(versions, version)
+    return None if index == len(versions) else log.updates[index][1]
+
+
+def latencies(run: Run) -> tuple[list[float], list[float]]:
+    """For the accepted commands sent inside the window: the latencies from the send to the new
+    state reaching each other seat of the game (one a seat), and to the mover."""
     logs: dict[str, list[SeatLog]] = {}
     for log in run.logs:
         logs.setdefault(log.game_id, []).append(log)
-    found = []
+    others, mover = [], []
     for command in run.acked:
-        last = command.sent
-        for log in logs[command.game_id]:
-            versions = [version for version, _ in log.updates]
-            index = bisect.bisect_left(versions, command.version)
-            if index == len(versions):
-                break
-            last = max(last, log.updates[index][1])
-        else:
-            found.append(last - command.sent)
-    return found
+        if not run.window.holds(command.sent):
+            continue
+        for log in logs[command.log.game_id]:
+            reached = first_reached(log, command.version)
+            if reached is None:
+                continue
+            if log is command.log:
+                mover.append(reached - command.sent)
+            else:
+                others.append(reached - command.sent)
+    return others, mover
 
 
 @contextlib.contextmanager
-def servers_on(database: str, folder: Path, count: int) -> Iterator[list[ServeProcess]]:
+def servers_on(
+    database: str, folder: Path, count: int, profile: Path | None
+) -> Iterator[list[ServeProcess]]:
     """``count`` server processes on one database; killed on an error, else stopped by the
     caller."""
     started: list[ServeProcess] = []
     try:
         for number in range(count):
-            started.append(ServeProcess(database, folder, f"serve-{number}"))
+            name = f"serve-{number}"
+            where = None if profile is None else profile / f"{folder.name}-{name}.txt"
+            started.append(ServeProcess(database, folder, name, where))
         yield started
     finally:
         for server in started:
@@ -644,42 +794,46 @@ def measure(
     plan: Plan, configuration: Configuration, folder: Path, database: str, store: EventStore
 ) -> dict[str, Any]:
     """Play one configuration and check it; its figures."""
-    with servers_on(database, folder, configuration.processes) as servers:
-        cpu_before = [server.cpu_seconds() for server in servers]
-        busy_before, client_before = busy_cores(), time.process_time()
+    with servers_on(database, folder, configuration.processes, plan.profile) as servers:
         run = asyncio.run(drive(plan, servers, seed=CONFIGURATIONS.index(configuration)))
-        busy_after, client_after = busy_cores(), time.process_time()
-        cpu_after = [server.cpu_seconds() for server in servers]
         codes = [server.stop() for server in servers]
         logged: Counter[str] = Counter()
         messages: dict[str, str] = {}
         for server in servers:
             logged.update(server.log_counts(messages))
-    latencies = [command.latency for command in run.acked]
-    everyone = everyone_latencies(run)
-    server_cpu = [
-        None if before is None or after is None else after - before
-        for before, after in zip(cpu_before, cpu_after, strict=True)
-    ]
-    machine_busy = None
-    if busy_before is not None and busy_after is not None:
-        total = busy_after[1] - busy_before[1]
-        machine_busy = (busy_after[0] - busy_before[0]) / total if total else None
+    window = run.window
+    others, mover = latencies(run)
+    accepted = sum(1 for command in run.acked if window.holds(command.answered))
+    cpu = window.cpu
+    cpu_total = None if None in cpu else sum(c for c in cpu if c is not None)
     check = replay_check(store, run)
-    p99 = percentile(latencies, 0.99)
-    lost = sum(check[name] for name in PROBLEMS) + check.get("games unreadable", 0)
+    problems = sum(check[name] for name in PROBLEMS) + check.get("games unreadable", 0)
     return {
         "configuration": configuration.name,
         "store": configuration.store,
         "processes": configuration.processes,
-        "commands": len(latencies),
+        "games_played": sorted(set(plan.games)),
+        "window_seconds": plan.seconds,
+        "accepted": accepted,
+        "accepted_per_second": accepted / plan.seconds,
         "commands_sent": run.sent,
-        "commands_per_second": len(latencies) / plan.seconds,
-        "latency_p50_ms": _ms(percentile(latencies, 0.5)),
-        "latency_p99_ms": _ms(p99),
-        "latency_max_ms": _ms(max(latencies, default=None)),
-        "everyone_p50_ms": _ms(percentile(everyone, 0.5)),
-        "everyone_p99_ms": _ms(percentile(everyone, 0.99)),
+        "commands_accepted": len(run.acked),
+        "latency_samples": len(others),
+        "p50_ms": _ms(percentile(others, 0.5)),
+        "p90_ms": _ms(percentile(others, 0.9)),
+        "p99_ms": _ms(percentile(others, 0.99)),
+        "max_ms": _ms(max(others, default=None)),
+        "mover_p50_ms": _ms(percentile(mover, 0.5)),
+        "mover_p90_ms": _ms(percentile(mover, 0.9)),
+        "mover_p99_ms": _ms(percentile(mover, 0.99)),
+        "server_cpu_seconds": cpu,
+        "cpu_ms_per_command": (
+            None if cpu_total is None or not accepted else 1000 * cpu_total / accepted
+        ),
+        "server_cpu_percent": None if cpu_total is None else 100 * cpu_total / plan.seconds,
+        "server_rss_mib": None if window.rss is None else window.rss / 2**20,
+        "client_cpu_seconds": window.client_cpu,
+        "machine_busy": window.machine_busy,
         "errors": dict(sorted(run.errors.items())),
         "server_log": dict(sorted(logged.items())),
         "server_log_messages": messages,
@@ -687,12 +841,8 @@ def measure(
         "games_created": len(run.games),
         "games_by_kind": dict(Counter(run.games.values())),
         "games_finished": run.finished,
-        "client_cpu_seconds": client_after - client_before,
-        "server_cpu_seconds": server_cpu,
-        "machine_busy": machine_busy,
         "replay": check,
-        "replay_problems": lost,
-        "met": p99 is not None and p99 < AIM_P99 and lost == 0,
+        "replay_problems": problems,
     }
 
 
@@ -740,28 +890,37 @@ def postgres_uri(cluster: Any, database: str) -> str:
     return f"postgresql://avanti@/{database}?host={host}&port=5432"
 
 
-def measure_all(plan: Plan) -> dict[str, Any]:
-    """Every configuration of the plan, with the machine and the verdict."""
-    results: dict[str, Any] = {
+def heading(plan: Plan) -> dict[str, Any]:
+    """What every run's figures start with: the machine and the plan."""
+    return {
         "machine": machine(),
         "small": plan.small,
         "seats": plan.seats,
-        "games": plan.games,
+        "tables": plan.tables,
+        "warmup": plan.warmup,
         "seconds": plan.seconds,
         "think": plan.think,
-        "tables": dict(
-            Counter(f"{GAMES[t % 3]}, {n} seats" for t, n in enumerate(plan.table_seats()))
+        "table_kinds": dict(
+            Counter(
+                f"{kind}, {n} seats"
+                for kind, n in zip(plan.table_games(), plan.table_seats(), strict=True)
+            )
         ),
         "configurations": {},
         "notes": {},
     }
+
+
+def measure_all(plan: Plan, *, round_: int = 0) -> dict[str, Any]:
+    """Every configuration of the plan, with the machine (``round_`` names the folders)."""
+    results = heading(plan)
     wanted = {configuration.store for configuration in plan.configurations}
     with tempfile.TemporaryDirectory(prefix="avanti-serverload-") as temporary:
         folder = Path(temporary)
         for configuration in plan.configurations:
             if configuration.store != "sqlite":
                 continue
-            where = folder / f"sqlite-{configuration.processes}"
+            where = folder / f"sqlite-{configuration.processes}-r{round_}"
             where.mkdir()
             path = where / "games.db"
             with SQLiteEventStore(path) as store:
@@ -780,12 +939,11 @@ def measure_all(plan: Plan) -> dict[str, Any]:
                             continue
                         name = f"load_{configuration.processes}"
                         cluster.create_database(name)
-                        where = folder / f"postgres-{configuration.processes}"
+                        where = folder / f"postgres-{configuration.processes}-r{round_}"
                         where.mkdir()
-                        with PostgresEventStore(postgres_uri(cluster, name)) as store:
-                            figures = measure(
-                                plan, configuration, where, postgres_uri(cluster, name), store
-                            )
+                        uri = postgres_uri(cluster, name)
+                        with PostgresEventStore(uri) as store:
+                            figures = measure(plan, configuration, where, uri, store)
                         results["configurations"][configuration.name] = figures
     results["machine"]["load_average_after"] = machine()["load_average"]
     return results
@@ -804,13 +962,53 @@ def _figure(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1f}"
 
 
+def _latencies(figures: dict[str, Any], prefix: str) -> str:
+    return " / ".join(_figure(figures[f"{prefix}p{share}_ms"]) for share in (50, 90, 99))
+
+
+def configuration_lines(figures: dict[str, Any]) -> list[str]:
+    """One configuration's block of the report."""
+    check = figures["replay"]
+    busy = figures["machine_busy"]
+    cpu = ", ".join("n/a" if c is None else f"{c:.1f} s" for c in figures["server_cpu_seconds"])
+    rss = figures["server_rss_mib"]
+    return [
+        f"{figures['configuration']}",
+        f"  accepted commands / s             {figures['accepted_per_second']:,.1f} "
+        f"({figures['accepted']:,} in the window; {figures['commands_accepted']:,} accepted of "
+        f"{figures['commands_sent']:,} sent in all)",
+        f"  to each other seat p50/p90/p99 ms {_latencies(figures, '')} "
+        f"(max {_figure(figures['max_ms'])}, {figures['latency_samples']:,} samples)",
+        f"  to the mover p50/p90/p99 ms       {_latencies(figures, 'mover_')}",
+        f"  server CPU per command (ms)       {_figure(figures['cpu_ms_per_command'])} "
+        f"(servers {cpu}, {_figure(figures['server_cpu_percent'])}% of a core)",
+        f"  server RSS (MiB)                  {_figure(rss)}",
+        f"  errors                            {_count(figures['errors'])}",
+        f"  server log                        {_count(figures['server_log'])}; exit codes "
+        f"{figures['exit_codes']}",
+        *(f"  {kind:<33} {message}" for kind, message in figures["server_log_messages"].items()),
+        f"  games                             {figures['games_created']:,} created "
+        f"({_count(figures['games_by_kind'])}), {figures['games_finished']:,} finished",
+        f"  CPU                               clients {figures['client_cpu_seconds']:.1f} s in "
+        "the window; machine busy " + ("n/a" if busy is None else f"{100 * busy:.0f}%"),
+        f"  replay check                      {check.get('games', 0):,} games replayed with "
+        f"verify=True ({check.get('games unreadable', 0)} unreadable), "
+        f"{check.get('seat streams', 0):,} seat streams, "
+        f"{check.get('events pushed', 0):,} events pushed: {check['lost']} lost, "
+        f"{check['duplicated']} duplicated, {check['corrupted']} corrupted, "
+        f"{check['out of order']} out of order, "
+        f"{check['acknowledged lost']} acknowledged commands missing",
+    ]
+
+
 def report(results: dict[str, Any]) -> str:
     """The figures as text."""
     found = results["machine"]
     lines = [
-        f"Game server under load: {results['seats']} seats at {results['games']} tables for "
-        f"{results['seconds']:g} s a configuration" + (" (small)" if results["small"] else ""),
-        "tables: " + ", ".join(f"{n} x {kind}" for kind, n in results["tables"].items()),
+        f"Game server under load: {results['seats']} seats at {results['tables']} tables, "
+        f"{results['warmup']:g} s of warm-up then {results['seconds']:g} s measured a "
+        "configuration" + (" (small)" if results["small"] else ""),
+        "tables: " + ", ".join(f"{n} x {kind}" for kind, n in results["table_kinds"].items()),
         "think time: "
         + (
             f"{results['think']:g} s on average before each command (uniform from "
@@ -823,77 +1021,89 @@ def report(results: dict[str, Any]) -> str:
     ]
     for store, note in results["notes"].items():
         lines.append(f"{store}: {note}")
-    verdicts = []
-    for name, figures in results["configurations"].items():
-        check = figures["replay"]
-        busy = figures["machine_busy"]
-        cpu = ", ".join("n/a" if c is None else f"{c:.1f} s" for c in figures["server_cpu_seconds"])
-        lines += [
-            "",
-            f"{name}",
-            f"  commands / s                 {figures['commands_per_second']:,.1f} "
-            f"({figures['commands']:,} acknowledged and pushed, {figures['commands_sent']:,} sent)",
-            f"  latency p50 / p99 (ms)       {_figure(figures['latency_p50_ms'])} / "
-            f"{_figure(figures['latency_p99_ms'])} (max {_figure(figures['latency_max_ms'])})",
-            f"  to every seat p50 / p99 (ms) {_figure(figures['everyone_p50_ms'])} / "
-            f"{_figure(figures['everyone_p99_ms'])}",
-            f"  errors                       {_count(figures['errors'])}",
-            f"  server log                   {_count(figures['server_log'])}; exit codes "
-            f"{figures['exit_codes']}",
-            *(
-                f"  {kind:<28} {message}"
-                for kind, message in figures["server_log_messages"].items()
-            ),
-            f"  games                        {figures['games_created']:,} created "
-            f"({_count(figures['games_by_kind'])}), {figures['games_finished']:,} finished",
-            f"  CPU                          clients {figures['client_cpu_seconds']:.1f} s, "
-            f"servers {cpu}; machine busy " + ("n/a" if busy is None else f"{100 * busy:.0f}%"),
-            f"  replay check                 {check.get('games', 0):,} games replayed with "
-            f"verify=True ({check.get('games unreadable', 0)} unreadable), "
-            f"{check.get('seat streams', 0):,} seat streams, "
-            f"{check.get('events pushed', 0):,} events pushed: {check['lost']} lost, "
-            f"{check['duplicated']} duplicated, {check['corrupted']} corrupted, "
-            f"{check['out of order']} out of order, "
-            f"{check['acknowledged lost']} acknowledged commands missing",
-        ]
-        verdicts.append((name, figures))
+    for figures in results["configurations"].values():
+        lines += ["", *configuration_lines(figures)]
     lines.append("")
-    for name, figures in verdicts:
-        p99 = figures["latency_p99_ms"]
-        lines.append(
-            f"verdict, {name}: p99 {_figure(p99)} ms at {results['seats']} seats, "
-            f"{figures['replay_problems']} lost, duplicated or corrupted; aim: p99 under "
-            f"{AIM_P99 * 1000:g} ms, zero lost: {'met' if figures['met'] else 'MISSED'}"
-        )
-    met = sum(1 for _, figures in verdicts if figures["met"])
+    clean = sum(
+        1 for figures in results["configurations"].values() if not figures["replay_problems"]
+    )
     lines.append(
-        f"verdict: p99 under {AIM_P99 * 1000:g} ms at {results['seats']} seats with zero lost "
-        f"in {met} of {len(verdicts)} configurations"
+        f"replay check: nothing lost, duplicated or corrupted in {clean} of "
+        f"{len(results['configurations'])} configurations"
     )
     return "\n".join(lines)
+
+
+def add_load_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the load, shared with ``beside_bgio.py``."""
+    parser.add_argument(
+        "--small",
+        action="store_true",
+        help=f"{SMALL_SEATS} seats at {SMALL_TABLES} tables, {SMALL_WARMUP:g} s + "
+        f"{SMALL_SECONDS:g} s a configuration (the test gate's run)",
+    )
+    parser.add_argument("--seats", type=int, help=f"seats in all (default {DEFAULT_SEATS})")
+    parser.add_argument("--tables", type=int, help=f"tables (default {DEFAULT_TABLES})")
+    parser.add_argument(
+        "--games",
+        default="all",
+        help="the games the tables play: all (the three in turn) or one of " + ", ".join(GAMES),
+    )
+    parser.add_argument(
+        "--warmup", type=float, help=f"seconds of warm-up (default {DEFAULT_WARMUP:g})"
+    )
+    parser.add_argument(
+        "--seconds", type=float, help=f"seconds measured (default {DEFAULT_SECONDS:g})"
+    )
+    parser.add_argument(
+        "--configurations",
+        default=",".join(DEFAULT_CONFIGURATIONS),
+        help="the configurations, comma-separated, of "
+        + ", ".join(c.key for c in CONFIGURATIONS)
+        + f" (default {','.join(DEFAULT_CONFIGURATIONS)})",
+    )
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
+
+
+def plan_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Plan:
+    """The plan the parsed options ask for (``parser.error`` on a bad one)."""
+    seats = args.seats or (SMALL_SEATS if args.small else DEFAULT_SEATS)
+    tables = args.tables or (SMALL_TABLES if args.small else DEFAULT_TABLES)
+    warmup = args.warmup if args.warmup is not None else (SMALL_WARMUP if args.small else 10.0)
+    seconds = args.seconds or (SMALL_SECONDS if args.small else DEFAULT_SECONDS)
+    if tables < 1 or not 3 * tables <= seats <= 5 * tables:
+        parser.error(f"--seats must be 3 to 5 times --tables (3 to 5 seats a table), not {seats}")
+    if not 0 <= args.think <= 60:
+        parser.error(f"--think must be 0 to 60 seconds, not {args.think:g}")
+    if not 0 < seconds <= 3600 or not 0 <= warmup <= 3600:
+        parser.error("--seconds must be above 0 and --warmup at least 0, both at most 3600")
+    games = GAMES if args.games == "all" else (args.games,)
+    if args.games != "all" and args.games not in GAMES:
+        parser.error(f"--games must be all or one of {', '.join(GAMES)}, not {args.games!r}")
+    keys = {c.key: c for c in CONFIGURATIONS}
+    chosen = [key.strip() for key in args.configurations.split(",") if key.strip()]
+    unknown = [key for key in chosen if key not in keys]
+    if unknown or not chosen:
+        parser.error(f"--configurations takes {', '.join(keys)}, not {args.configurations!r}")
+    configurations = tuple(c for c in CONFIGURATIONS if c.key in chosen)
+    return Plan(
+        seats,
+        tables,
+        games,
+        warmup,
+        seconds,
+        configurations,
+        args.small,
+        args.json,
+        args.think,
+        getattr(args, "profile", None),
+    )
 
 
 def parse(argv: Sequence[str] | None) -> Plan:
     """The plan the command line asks for."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--small",
-        action="store_true",
-        help=f"{SMALL_SEATS} seats at {SMALL_GAMES} tables for {SMALL_SECONDS:g} s, every "
-        "configuration (the test gate's run)",
-    )
-    parser.add_argument("--seats", type=int, help=f"seats in all (default {DEFAULT_SEATS})")
-    parser.add_argument("--games", type=int, help=f"tables (default {DEFAULT_GAMES})")
-    parser.add_argument(
-        "--seconds",
-        type=float,
-        help=f"seconds of play a configuration (default {DEFAULT_SECONDS:g})",
-    )
-    parser.add_argument(
-        "--only",
-        choices=("sqlite", "postgres"),
-        help="measure one store only (default: both, with one and two processes)",
-    )
+    add_load_arguments(parser)
     parser.add_argument(
         "--think",
         type=float,
@@ -901,29 +1111,26 @@ def parse(argv: Sequence[str] | None) -> Plan:
         help="each seat's mean think time before it answers, in seconds (default 0: at once; "
         "each wait is uniform from half to one and a half times it)",
     )
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="run each server under py-spy record (raw, --idle --threads) into DIR",
+    )
     args = parser.parse_args(argv)
-    seats = args.seats or (SMALL_SEATS if args.small else DEFAULT_SEATS)
-    games = args.games or (SMALL_GAMES if args.small else DEFAULT_GAMES)
-    seconds = args.seconds or (SMALL_SECONDS if args.small else DEFAULT_SECONDS)
-    if games < 1 or not 3 * games <= seats <= 5 * games:
-        parser.error(f"--seats must be 3 to 5 times --games (3 to 5 seats a table), not {seats}")
-    if not 0 <= args.think <= 60:
-        parser.error(f"--think must be 0 to 60 seconds, not {args.think:g}")
-    if not 0 < seconds <= 3600:
-        parser.error(f"--seconds must be above 0 and at most 3600, not {seconds:g}")
-    chosen = tuple(c for c in CONFIGURATIONS if args.only in (None, c.store))
-    return Plan(seats, games, seconds, chosen, args.small, args.json, args.think)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        args.profile = args.profile.resolve()
+    return plan_from(parser, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
     plan = parse(argv)
     results = measure_all(plan)
-    if plan.json:
-        print(json.dumps(results, indent=2))
-    else:
-        print(report(results))
+    print(report(results))
+    if plan.json is not None:
+        plan.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
