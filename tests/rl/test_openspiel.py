@@ -236,3 +236,62 @@ def test_a_document_of_another_table_or_game_is_refused() -> None:
     position = Table("mare", 3).start_from(document)
     assert position.seat == 0
     assert position.game.version == 0
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_openspiel_random_sim_test_passes_in_the_sampled_mode(name: str, players: int) -> None:
+    """SAMPLED_STOCHASTIC: no chance node anywhere. (OpenSpiel cannot serialize a Python
+    game's generator, so the check runs without serialization, as for every Python game.)"""
+    game = rl.load_game(name, players, chance="sampled", seed=5)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_sampled_mode_plays_the_game_the_seed_deals(name: str) -> None:
+    """Each new initial state is dealt from the next seed of the game's sequence, and every
+    random result comes from that game's own generator: the same actions give, event for
+    event, the game the library plays from that seed; the same seed gives the same games."""
+    game = rl.load_game(name, chance="sampled", seed=11)
+    twin = rl.load_game(name, chance="sampled", seed=11)
+    seeds = [Stream(11, k).below(1 << 62) for k in range(2)]
+    for seed in seeds:
+        state = game.new_initial_state()
+        assert not state.is_chance_node()
+        library = state.position.game
+        assert library.events == Table(name, game.num_players()).new_game(seed).events
+        picks = Stream(seed, 1 << 40)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            assert not state.is_chance_node()
+            actions = state.legal_actions()
+            action = actions[picks.below(len(actions))]
+            library = library.execute(state.table.command(state.position, action))
+            state.apply_action(action)
+        assert state.position.game.events == library.events
+        assert (
+            twin.new_initial_state().position.game.events[:3]
+            == (Table(name, game.num_players()).new_game(seed).events[:3])
+        )
+
+
+def test_a_shuffle_is_one_run_of_the_start_for_all_its_chance_nodes() -> None:
+    """Avanti's start shuffles 27 cards (A29): 26 chance nodes of 27, 26, ..., 2 outcomes,
+    answered without running the start again until the last (the seed's own draws give the
+    seeded deal)."""
+    table = Table("avanti", 4)
+    position = table.start()
+    assert (position.bound, position.ahead) == (27, tuple(range(26, 1, -1)))
+    stream = Stream(2026, 0)
+    bounds = []
+    while position.game is None:
+        bounds.append(position.bound)
+        position = table.draw(position, stream.below(position.bound))
+    assert bounds == list(range(27, 1, -1))
+    assert position.game.events == table.new_game(2026).events
+
+
+def test_an_unknown_chance_mode_is_refused() -> None:
+    with pytest.raises(InvalidArgument, match="'explicit' or 'sampled', not 'lazy'"):
+        rl.load_game("mare", 2, chance="lazy")

@@ -43,9 +43,16 @@ def env(
 
 
 def load_game(
-    name: str, players: int | None = None, document: str = "", history: Sequence[int] = ()
+    name: str,
+    players: int | None = None,
+    document: str = "",
+    history: Sequence[int] = (),
+    *,
+    chance: str = "explicit",
+    seed: int | None = None,
 ) -> AvantiGame:
-    """An OpenSpiel game for a game of the catalog (:func:`avanti.rl.openspiel.load_game`)."""
+    """An OpenSpiel game for a game of the catalog (:func:`avanti.rl.openspiel.load_game`),
+    with explicit chance nodes or, with ``chance="sampled"``, none."""
     from avanti.rl.openspiel import load_game as load
 
-    return load(name, players, document, history)
+    return load(name, players, document, history, chance=chance, seed=seed)
