@@ -50,7 +50,7 @@ import numpy as np
 import pyspiel
 
 from avanti.catalog import GAMES, GameInfo, game_info
-from avanti.core.encoding import Piece
+from avanti.core.encoding import Facts, Piece
 from avanti.core.errors import InvalidArgument
 from avanti.core.limits import new_seed
 from avanti.core.rng import Stream
@@ -59,8 +59,9 @@ from avanti.rl.table import Position, Table
 __all__ = ["AvantiGame", "AvantiObserver", "AvantiState", "load_game", "register", "short_name"]
 
 MAX_GAME_LENGTH = 10_000
-"""The longest game declared to OpenSpiel, in decisions: far above any game played so far (a
-game of Avanti mare! whose moves are declined again and again has no bound at all)."""
+"""The longest game declared to OpenSpiel where the rules set no bound (the game's
+:attr:`~avanti.core.encoding.Facts.longest_game` is ``None``: a game of Avanti mare! whose
+moves are declined again and again has none): far above any game played so far."""
 
 
 def short_name(name: str) -> str:
@@ -71,11 +72,6 @@ def short_name(name: str) -> str:
 @cache
 def _table(name: str, players: int) -> Table:
     return Table(name, players)
-
-
-@cache
-def _chance_bound(table: Table) -> int:
-    return table.chance_bounds()
 
 
 @cache
@@ -93,6 +89,14 @@ CHANCE_MODES = {
 """The ``chance`` parameter's values and the OpenSpiel chance mode of each."""
 
 
+@cache
+def _facts(name: str, players: int, document: str) -> Facts:
+    """The facts of the game a document holds (its own options and setup)."""
+    table = _table(name, players)
+    facts: Facts = table.package.encoding(table.start_from(document).game.public_setup).facts
+    return facts
+
+
 def _play(table: Table, position: Position, history: str) -> Position:
     for action in (int(text) for text in history.split(",") if text.strip()):
         if position.bound:
@@ -102,14 +106,21 @@ def _play(table: Table, position: Position, history: str) -> Position:
     return position
 
 
-def _game_type(info: GameInfo, chance: str = "explicit") -> pyspiel.GameType:
+def _game_type(info: GameInfo, chance: str = "explicit", facts: Facts | None = None) -> Any:
+    information = pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    utility = pyspiel.GameType.Utility.GENERAL_SUM
+    if facts is not None:
+        if facts.perfect_information:
+            information = pyspiel.GameType.Information.PERFECT_INFORMATION
+        if facts.constant_sum is not None:
+            utility = pyspiel.GameType.Utility.CONSTANT_SUM
     return pyspiel.GameType(
         short_name=short_name(info.name),
         long_name=info.title,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=CHANCE_MODES[chance],
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        information=information,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
@@ -145,17 +156,23 @@ class AvantiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type h
         seed = int(params.get("seed", -1))
         table = _table(self.name, players)
         encoding = table.encoding
-        outcomes = encoding.max_chance_outcomes or _chance_bound(table)
+        facts = encoding.facts
+        if document:  # the document's own options may bound the game
+            facts = _facts(self.name, players, document)
+        length = MAX_GAME_LENGTH
+        if facts.longest_game is not None and facts.most_draws is not None:
+            length = facts.longest_game + (0 if chance == "sampled" else facts.most_draws)
         game_info_ = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions,
-            max_chance_outcomes=outcomes,
+            max_chance_outcomes=facts.max_chance_outcomes,
             num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            max_game_length=MAX_GAME_LENGTH,
+            min_utility=facts.min_return,
+            max_utility=facts.max_return,
+            utility_sum=facts.constant_sum,
+            max_game_length=length,
         )
         super().__init__(
-            _game_type(info, chance),
+            _game_type(info, chance, facts),
             game_info_,
             {
                 "players": players,
@@ -330,10 +347,12 @@ class AvantiObserver:
 
 
 def register(info: GameInfo) -> None:
-    """Register one game of the catalog with OpenSpiel, as ``avanti_<name>``."""
+    """Register one game of the catalog with OpenSpiel, as ``avanti_<name>``, with the facts
+    of its default table."""
     cls = type(f"AvantiGame_{info.name}", (AvantiGame,), {"name": info.name})
     globals()[cls.__name__] = cls  # so that pickle finds the class by its name
-    pyspiel.register_game(_game_type(info), cls)
+    facts = _table(info.name, len(info.default_players)).encoding.facts
+    pyspiel.register_game(_game_type(info, facts=facts), cls)
 
 
 def load_game(

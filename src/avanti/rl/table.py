@@ -262,8 +262,8 @@ class Table:
     def chance_bounds(self, games: int = 2, seed: int = 0) -> int:
         """The largest number of results one draw had over the start and ``games`` games
         played by random choices (every draw uniform, every command uniform among the legal
-        ones): how OpenSpiel's ``max_chance_outcomes`` is found when the encoding does not
-        state it (:attr:`~avanti.core.encoding.Encoding.max_chance_outcomes`)."""
+        ones): a check of the bound each game declares
+        (:attr:`~avanti.core.encoding.Facts.max_chance_outcomes`), which it never exceeds."""
         stream = Rng(seed, 1 << 40).stream()
         largest = 1
         for _ in range(games):
