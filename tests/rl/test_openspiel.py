@@ -341,3 +341,22 @@ def test_an_unknown_chance_mode_is_refused() -> None:
 def test_no_draw_of_random_games_has_more_outcomes_than_the_game_declares(name: str) -> None:
     table = Table(name, len(GAMES[name].default_players))
     assert table.chance_bounds(games=2) == table.encoding.facts.max_chance_outcomes
+
+
+def test_the_sampled_mode_starts_from_a_document_and_goes_on_with_its_seed() -> None:
+    """From a document, the sampled mode goes on drawing from the document's own seed: the
+    rolls after it are the seeded game's (M3), and a resampled twin stays sampled."""
+    seeded = mare.new_game(["Ann", "Bob"], seed=21)
+    opening = seeded.execute(mare.Roll(0))
+    game = rl.load_game("mare", 2, opening.dumps(), chance="sampled")
+    state = game.new_initial_state()
+    assert state.position.game.events == opening.events
+    while state.legal_actions() != [0]:  # through a move the roll offers, if any (M6)
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert twin.position.seeded
+    assert not twin.is_chance_node()
+    before = state.position.game
+    state.apply_action(0)
+    assert state.position.game.events == before.execute(mare.Roll(seat)).events
