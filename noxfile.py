@@ -29,6 +29,7 @@ LONG_RUNS = (
     "tests/server/test_load.py",
     "tests/store/test_benchmark.py",
     "tests/test_benchmarks.py",
+    "tests/rl/test_rl_benchmark.py",
     "tests/browser/test_play.py",
 )
 """Tests that play thousands of games, run the benchmarks small, or play whole games through a
@@ -125,8 +126,9 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(venv_backend="uv|venv")
 def examples(session: nox.Session) -> None:
-    """Run every script in examples/; each asserts the rulebook's numbers."""
-    session.install("-e", ".[cli]")
+    """Run every script in examples/; each asserts the rulebook's numbers (the learning agent
+    trains a few hundred games, with numpy)."""
+    session.install("-e", ".[cli]", "numpy")
     for script in sorted(Path("examples").glob("*.py")):
         session.run("python", str(script), silent=True)
 
@@ -184,6 +186,17 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".", "open-spiel")
     session.run("python", "benchmarks/run.py", *session.posargs)
     session.run("python", "benchmarks/anatomy.py")
+
+
+@nox.session(default=False)
+def rlbench(session: nox.Session) -> None:
+    """The learning tools beside the library's loop and the ecosystem's games, in one run:
+    pyspiel playouts with explicit and sampled chance, PettingZoo steps, PettingZoo's
+    ``texas_holdem_v4`` (rlcard) and ``connect_four_v3`` (pygame), OpenSpiel's
+    ``python_kuhn_poker`` and ``python_block_dominoes``, and OpenSpiel's MCTS on Avanti mare!
+    (not part of the gate)."""
+    session.install("-e", ".[rl]", "pygame", "rlcard")
+    session.run("python", "benchmarks/rl.py", *session.posargs)
 
 
 @nox.session(default=False)

@@ -11,7 +11,10 @@ are drawn from a seeded numpy generator, so a run is reproducible up to the time
   :func:`avanti.bots.make_bot`) sees its seat's view and legal commands, as in every other match.
 - **IS-MCTS** (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, one random rollout per leaf,
   UCT constant 2, inconsistent action sets allowed since a guessed hidden fact can change what is
-  legal) resamples states through the game's ``resample_from_infostate``.
+  legal) resamples states through the game's ``resample_from_infostate``. On a game of perfect
+  information (Avanti mare!, whose table is public) there is nothing to resample, and OpenSpiel's
+  IS-MCTS refuses such a game: its place is taken by OpenSpiel's MCTS, with the same rollouts and
+  constant, named ``MCTS`` in the tables.
 
 Equal time per move: each bot's seconds per iteration are measured as it plays (first on a
 game's opening decisions, then after every decision, as a moving average), and each decision
@@ -30,6 +33,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import avanti.rl as rl
@@ -96,9 +100,18 @@ def search_player(game: AvantiGame, seed: int, budget: float) -> Player:
 
 
 def ismcts_player(game: AvantiGame, seed: int, budget: float) -> Player:
-    """OpenSpiel's IS-MCTS, with the simulations of the moment."""
+    """OpenSpiel's IS-MCTS, with the simulations of the moment (its MCTS on a game of perfect
+    information)."""
     random_state = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+    perfect = game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+    def plan(state: AvantiState, iterations: int) -> int:
+        bot = mcts.MCTSBot(game, 2.0, iterations, evaluator, random_state=random_state)
+        return int(bot.step(state))
+
+    if perfect:
+        return Player("MCTS", plan, budget)
 
     def pick(state: AvantiState, iterations: int) -> int:
         bot = ismcts.ISMCTSBot(

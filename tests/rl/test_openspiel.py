@@ -48,13 +48,51 @@ def test_games_and_states_pickle_and_serialize(name: str) -> None:
     assert again.history() == state.history()
 
 
-def test_game_type_says_sequential_explicit_chance_imperfect_information() -> None:
+def test_game_type_says_sequential_explicit_chance_and_each_games_facts() -> None:
     kind = rl.load_game("mare", 2).get_type()
     assert kind.short_name == "avanti_mare"
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    # mare's table is public (M1, M2); a hand is its holder's alone (A8, F8)
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert (kind.min_num_players, kind.max_num_players) == (1, 6)  # M2
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM  # a side's seats all win (M8)
+    for name in ("avanti", "autorama"):
+        assert rl.load_game(name).get_type().information == (
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        )
+    avanti = rl.load_game("avanti", 4)
+    assert avanti.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM  # one winner, A20
+    assert avanti.utility_sum() == 1.0
+    assert avanti.max_chance_outcomes() == 27  # the whole deck is shuffled (A3, A29)
+    assert rl.load_game("autorama", 4).max_chance_outcomes() == 30  # 30 advisors (F1)
+    assert rl.load_game("mare", 2).max_chance_outcomes() == 6  # the die (M3)
+
+
+def test_the_longest_game_is_declared_where_the_rules_bound_it() -> None:
+    """With the boat on red and green, a caught colour moving the boat and the free colour's
+    move owed (M5-M7), every roll moves a fish or the boat: 24 fish moves and 11 boat moves,
+    59 commands and 35 rolls at most; played explicitly, 94 actions. The rulebook's own reading
+    lets a move be declined forever: no bound, OpenSpiel gets the library's cap."""
+    from avanti.rl.openspiel import MAX_GAME_LENGTH
+
+    owed = mare.new_game(["Ann", "Bob"], seed=1, options=Options(free_fish_move_owed=True))
+    facts = mare.encoding(owed.public_setup).facts
+    assert (facts.longest_game, facts.most_draws, facts.perfect_information) == (59, 35, True)
+    assert rl.load_game("mare", 2, owed.dumps()).max_game_length() == 94
+    assert rl.load_game("mare", 2, owed.dumps(), chance="sampled").max_game_length() == 59
+    assert rl.load_game("mare", 2).max_game_length() == MAX_GAME_LENGTH
+    longest = 0
+    for seed in range(30):  # no random game is longer than the bound
+        game = mare.new_game(["Ann", "Bob"], seed=seed, options=Options(free_fish_move_owed=True))
+        picks = Stream(seed, 1 << 40)
+        played = 0
+        while not game.is_over:
+            commands = game.legal_commands()
+            game = game.execute(commands[picks.below(len(commands))])
+            played += 1
+        longest = max(longest, played)
+    assert 20 < longest <= 59
 
 
 def test_m3_a_roll_is_a_chance_node_of_six_faces_each_one_sixth() -> None:
@@ -162,6 +200,8 @@ def test_openspiels_is_mcts_and_mcts_bots_play(name: str) -> None:
         allow_inconsistent_action_sets=True,
     )
     planner = mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=np.random.RandomState(2))
+    if name == "mare":  # a public table: IS-MCTS refuses a game of perfect information
+        searcher = planner
     seats = game.num_players()
     bots = {seat: searcher if seat % 2 == 0 else planner for seat in range(seats)}
     state = _play(game, bots, seed=3, moves=6 if name != "mare" else 500)
@@ -236,3 +276,87 @@ def test_a_document_of_another_table_or_game_is_refused() -> None:
     position = Table("mare", 3).start_from(document)
     assert position.seat == 0
     assert position.game.version == 0
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_openspiel_random_sim_test_passes_in_the_sampled_mode(name: str, players: int) -> None:
+    """SAMPLED_STOCHASTIC: no chance node anywhere. (OpenSpiel cannot serialize a Python
+    game's generator, so the check runs without serialization, as for every Python game.)"""
+    game = rl.load_game(name, players, chance="sampled", seed=5)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_sampled_mode_plays_the_game_the_seed_deals(name: str) -> None:
+    """Each new initial state is dealt from the next seed of the game's sequence, and every
+    random result comes from that game's own generator: the same actions give, event for
+    event, the game the library plays from that seed; the same seed gives the same games."""
+    game = rl.load_game(name, chance="sampled", seed=11)
+    twin = rl.load_game(name, chance="sampled", seed=11)
+    seeds = [Stream(11, k).below(1 << 62) for k in range(2)]
+    for seed in seeds:
+        state = game.new_initial_state()
+        assert not state.is_chance_node()
+        library = state.position.game
+        assert library.events == Table(name, game.num_players()).new_game(seed).events
+        picks = Stream(seed, 1 << 40)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            assert not state.is_chance_node()
+            actions = state.legal_actions()
+            action = actions[picks.below(len(actions))]
+            library = library.execute(state.table.command(state.position, action))
+            state.apply_action(action)
+        assert state.position.game.events == library.events
+        assert (
+            twin.new_initial_state().position.game.events[:3]
+            == (Table(name, game.num_players()).new_game(seed).events[:3])
+        )
+
+
+def test_a_shuffle_is_one_run_of_the_start_for_all_its_chance_nodes() -> None:
+    """Avanti's start shuffles 27 cards (A29): 26 chance nodes of 27, 26, ..., 2 outcomes,
+    answered without running the start again until the last (the seed's own draws give the
+    seeded deal)."""
+    table = Table("avanti", 4)
+    position = table.start()
+    assert (position.bound, position.ahead) == (27, tuple(range(26, 1, -1)))
+    stream = Stream(2026, 0)
+    bounds = []
+    while position.game is None:
+        bounds.append(position.bound)
+        position = table.draw(position, stream.below(position.bound))
+    assert bounds == list(range(27, 1, -1))
+    assert position.game.events == table.new_game(2026).events
+
+
+def test_an_unknown_chance_mode_is_refused() -> None:
+    with pytest.raises(InvalidArgument, match="'explicit' or 'sampled', not 'lazy'"):
+        rl.load_game("mare", 2, chance="lazy")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_no_draw_of_random_games_has_more_outcomes_than_the_game_declares(name: str) -> None:
+    table = Table(name, len(GAMES[name].default_players))
+    assert table.chance_bounds(games=2) == table.encoding.facts.max_chance_outcomes
+
+
+def test_the_sampled_mode_starts_from_a_document_and_goes_on_with_its_seed() -> None:
+    """From a document, the sampled mode goes on drawing from the document's own seed: the
+    rolls after it are the seeded game's (M3), and a resampled twin stays sampled."""
+    seeded = mare.new_game(["Ann", "Bob"], seed=21)
+    opening = seeded.execute(mare.Roll(0))
+    game = rl.load_game("mare", 2, opening.dumps(), chance="sampled")
+    state = game.new_initial_state()
+    assert state.position.game.events == opening.events
+    while state.legal_actions() != [0]:  # through a move the roll offers, if any (M6)
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert twin.position.seeded
+    assert not twin.is_chance_node()
+    before = state.position.game
+    state.apply_action(0)
+    assert state.position.game.events == before.execute(mare.Roll(seat)).events

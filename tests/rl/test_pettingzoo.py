@@ -21,6 +21,42 @@ def test_pettingzoo_api_and_seed_tests_pass(name: str, players: int) -> None:
         warnings.simplefilter("ignore", UserWarning)
         api_test(rl.env(name, players), num_cycles=300)
         seed_test(lambda: rl.env(name, players), num_cycles=50)
+        api_test(rl.raw_env(name, players), num_cycles=100)
+
+
+@pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
+def test_each_env_is_named_after_its_game_and_wrapped_as_the_classic_games(name: str) -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper
+
+    import avanti.rl.autorama_v1
+    import avanti.rl.avanti_v1
+    import avanti.rl.mare_v1
+    from avanti.rl.aec import AvantiEnv
+
+    module = {
+        "avanti": avanti.rl.avanti_v1,
+        "mare": avanti.rl.mare_v1,
+        "autorama": avanti.rl.autorama_v1,
+    }[name]
+    wrapped = module.env()
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    assert isinstance(wrapped.unwrapped, AvantiEnv)
+    assert wrapped.metadata["name"] == f"{name}_v1"
+    assert module.raw_env().metadata["name"] == f"{name}_v1"
+    assert isinstance(module.env(illegal_reward=-1).env, TerminateIllegalWrapper)
+    with pytest.raises(AssertionError, match="reset"):  # OrderEnforcingWrapper: reset first
+        wrapped.step(0)
+
+
+def test_the_classic_illegal_move_wrapper_ends_the_game_with_its_reward() -> None:
+    env = rl.env("mare", 2, illegal_reward=-1)
+    env.reset(seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        env.step(5)  # SkipMove with no move offered (M6)
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env.rewards["player_0"] == -1
+    assert env.unwrapped.game.version == 0  # the game itself refused nothing, ran nothing
 
 
 def test_m3_the_environment_plays_the_seeded_game() -> None:
@@ -76,7 +112,7 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
         rl.env("mare", observation="board")
     with pytest.raises(InvalidArgument, match="render_mode"):
         rl.env("mare", render_mode="human")
-    env = rl.env("mare", 2)
+    env = rl.raw_env("mare", 2)
     env.reset(seed=1)
     with pytest.raises(IllegalCommand) as error:
         env.step(5)  # SkipMove with no move offered (M6)

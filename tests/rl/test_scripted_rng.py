@@ -56,3 +56,17 @@ def test_a_scripted_stream_gives_no_unbounded_bits() -> None:
     assert isinstance(stream, ScriptedStream)
     with pytest.raises(TypeError):
         stream.bits64()
+
+
+def test_a_shuffle_that_runs_out_asks_for_all_its_remaining_draws_at_once() -> None:
+    """Five items need bounds 5, 4, 3, 2; given one result, the shuffle asks for the next
+    three together: the tool chooses them all before the command runs again."""
+    with pytest.raises(DrawNeeded) as need, scripted((4,)):
+        Rng(0).stream().shuffled("abcde")
+    assert (need.value.bound, need.value.ahead) == (4, (3, 2))
+    with pytest.raises(DrawNeeded) as need, scripted(()):
+        Rng(0).stream().shuffled("ab")
+    assert (need.value.bound, need.value.ahead) == (2, ())
+    with scripted(()) as script:
+        assert Rng(0).stream().shuffled("a") == ("a",)  # one item: nothing to draw
+    assert script.used == 0

@@ -94,10 +94,10 @@ from avanti.autorama.events import (
 from avanti.autorama.setup import MAX_CASH, Phase, PublicSetup, starting_cash
 from avanti.autorama.state import Step
 from avanti.autorama.views import View
-from avanti.core.encoding import Encoding, Piece, check_pieces
+from avanti.core.encoding import Encoding, Facts, Piece, check_pieces, tile
 from avanti.core.errors import InvalidArgument
 
-__all__ = ["AutoramaEncoding", "Section", "encoding"]
+__all__ = ["AutoramaEncoding", "Section", "encoding", "facts"]
 
 CONSULTANT_INCOME = 3
 """F7: the most a seat's cash can grow in phase 1: 1 from each of the three Consultants."""
@@ -465,7 +465,7 @@ class AutoramaEncoding(Encoding[Command, View, Event]):
                 " Lawyer 19, 20 or 21 it used this round (F15)",
             ),
         ]
-        return _tile(rows, 0)
+        return tile(rows, 0)
 
     def _information_layout(self) -> tuple[Piece, ...]:
         n = self.players
@@ -529,7 +529,12 @@ class AutoramaEncoding(Encoding[Command, View, Event]):
                 " the checks it was seen to win (F17) by value 0, 2, ..., 15, divided by 2",
             ),
         ]
-        return self._obs_pieces + _tile(rows, check_pieces(self._obs_pieces))
+        return self._obs_pieces + tile(rows, check_pieces(self._obs_pieces))
+
+    @property
+    def facts(self) -> Facts:
+        """For Sale: Autorama's facts for this setup (:func:`facts`)."""
+        return facts(self.public_setup)
 
     @property
     def observation_pieces(self) -> tuple[Piece, ...]:
@@ -717,16 +722,6 @@ class AutoramaEncoding(Encoding[Command, View, Event]):
                 out[at["cash_seen"] + r] = view.cash / scale
 
 
-def _tile(rows: list[tuple[str, int, str]], start: int) -> tuple[Piece, ...]:
-    """Pieces of the given names, sizes and meanings, one after another from ``start``."""
-    pieces: list[Piece] = []
-    at = start
-    for name, size, meaning in rows:
-        pieces.append(Piece(name, at, at + size, meaning))
-        at += size
-    return tuple(pieces)
-
-
 def _reseat(command: Command, seat: int) -> Command:
     """The same command for another seat."""
     if isinstance(command, Bid):
@@ -785,3 +780,26 @@ def encoding(public_setup: PublicSetup) -> AutoramaEncoding:
             f" (game.public_setup), not {type(public_setup).__name__}"
         )
     return _cached(public_setup)
+
+
+def facts(public_setup: PublicSetup) -> Facts:
+    """For Sale: Autorama's facts for a public setup.
+
+    - **Imperfect information**: advisors are kept face down (F8) and vehicles are offered face
+      down, all at once (F14), which a tool plays one seat after another.
+    - **General sum**: the returns are 1.0 to each winner, and several may tie.
+    - **Chance** only at the start (F1): the three decks are shuffled, a draw of 30 outcomes
+      and fewer for each card of the largest; ``sum(len(deck) - 1)`` draws in all. A game
+      started from a scenario is dealt by the scenario and draws nothing.
+    - **No declared longest game**: every auction ends (a bid must top the last, up to a
+      seat's cash, F4), but the library states no closed bound on the commands of a game.
+    """
+    decks = (ADVISORS, VEHICLES, CHECKS)
+    shuffled = public_setup.scenario is None
+    return Facts(
+        perfect_information=False,
+        constant_sum=None,
+        max_chance_outcomes=max(len(deck) for deck in decks) if shuffled else 1,
+        longest_game=None,
+        most_draws=sum(len(deck) - 1 for deck in decks) if shuffled else 0,
+    )

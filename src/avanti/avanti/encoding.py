@@ -78,10 +78,10 @@ from avanti.avanti.scenario import STARTING_CASH
 from avanti.avanti.setup import MAX_PLAYERS, MIN_PLAYERS, PublicSetup, Setup
 from avanti.avanti.state import Phase
 from avanti.avanti.views import View
-from avanti.core.encoding import Encoding, Piece, check_pieces
+from avanti.core.encoding import Encoding, Facts, Piece, check_pieces, tile
 from avanti.core.errors import InvalidArgument
 
-__all__ = ["RUN_SCALE", "AvantiEncoding", "encoding", "longest_purchase"]
+__all__ = ["RUN_SCALE", "AvantiEncoding", "encoding", "facts", "longest_purchase"]
 
 RUN_SCALE = 10
 """The run and round numbers are divided by this: random games on the default board last at
@@ -103,16 +103,6 @@ def longest_purchase(board: Board) -> int:
             steps += 1
         longest = max(longest, steps)
     return longest
-
-
-def _pieces(specs: Sequence[tuple[str, int, str]], start: int = 0) -> tuple[Piece, ...]:
-    """Pieces one after another from ``start``, from (name, size, meaning) triples."""
-    pieces = []
-    at = start
-    for name, size, meaning in specs:
-        pieces.append(Piece(name, at, at + size, meaning))
-        at += size
-    return tuple(pieces)
 
 
 @frozen
@@ -203,7 +193,7 @@ class AvantiEncoding(Encoding[Command, View, Event]):
         length = self.board.track_length
         spaces = self.board.island_length + 1
         cards = len(self.deck)
-        return _pieces(
+        return tile(
             [
                 ("seat", n, "1 at the seat whose view this is; all 0 for a spectator."),
                 (
@@ -295,7 +285,7 @@ class AvantiEncoding(Encoding[Command, View, Event]):
     def _history_pieces(self, start: int) -> tuple[Piece, ...]:
         n = self.players
         share = f"divided by the starting money, n x {STARTING_CASH:,}"
-        return _pieces(
+        return tile(
             [
                 (
                     "shown",
@@ -335,6 +325,11 @@ class AvantiEncoding(Encoding[Command, View, Event]):
         """How many action ids there are: 126 for the default board and deck (92 without the
         marker step)."""
         return self._size
+
+    @property
+    def facts(self) -> Facts:
+        """Avanti's facts for this setup (:func:`facts`)."""
+        return facts(self.deck)
 
     @property
     def observation_pieces(self) -> tuple[Piece, ...]:
@@ -587,3 +582,25 @@ def encoding(public_setup: PublicSetup) -> AvantiEncoding:
         raise InvalidArgument(f"Avanti takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n} (A1)")
     marker_step = public_setup.start_space is None and public_setup.scenario is None
     return _encoding(n, public_setup.board, public_setup.deck, marker_step)
+
+
+def facts(deck: Deck) -> Facts:
+    """Avanti's facts for a deck.
+
+    - **Imperfect information**: each hand is its holder's alone, and cards are laid face down
+      at once (A8, A9).
+    - **Constant sum**: one player wins, 1.0, and the others get 0.0 (A20: a tie goes to the
+      player who ranked better in the last run).
+    - **The largest shuffle** is the whole deck: the start (A29) and every new run (A27)
+      shuffle every card, and a draw pile made from the discards (A13) holds fewer; a shuffle
+      of ``k`` cards is a draw of ``k`` outcomes, then ``k - 1``, and so on.
+    - **No bound on the length**: a run can end with no figure moving (every player quits,
+      A14, A18), so the rules set no longest game and no most draws.
+    """
+    return Facts(
+        perfect_information=False,
+        constant_sum=1.0,
+        max_chance_outcomes=len(deck.cards),
+        longest_game=None,
+        most_draws=None,
+    )

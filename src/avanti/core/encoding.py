@@ -11,7 +11,10 @@ fixed-size vectors of numbers. An :class:`Encoding` gives a game those two thing
 - **Observations.** :meth:`Encoding.observation` turns a seat's view into ``observation_size``
   numbers; :meth:`Encoding.information_state` adds what the seat has seen happen so far (its
   own event stream), for games where the view alone forgets something a player would remember.
-  Both are cut into named :class:`Piece` slices, each documented.
+  Both are cut into named :class:`Piece` slices, each documented (:func:`tile` lays them out).
+- **Facts.** :attr:`Encoding.facts` states what a learning tool must know about the game before
+  it plays (:class:`Facts`): whether every seat sees everything, how the returns add up, the
+  most outcomes one random draw has and the longest game, worked out from the setup.
 
 An encoding is built from a game's *public* setup (``game.public_setup``: players, board, deck,
 options; never the seed or a scenario's hidden cards) and reads only views and a seat's own
@@ -32,7 +35,7 @@ from attrs import frozen
 
 from avanti.core.errors import InvalidArgument
 
-__all__ = ["Encoding", "Piece", "check_pieces"]
+__all__ = ["Encoding", "Facts", "Piece", "check_pieces", "tile"]
 
 CommandT = TypeVar("CommandT")
 ViewT = TypeVar("ViewT")
@@ -56,6 +59,42 @@ class Piece:
     def size(self) -> int:
         """How many numbers the slice holds."""
         return self.stop - self.start
+
+
+def tile(layout: Iterable[tuple[str, int, str]], start: int = 0) -> tuple[Piece, ...]:
+    """Pieces one after another from ``start``, from ``(name, size, meaning)`` triples."""
+    pieces: list[Piece] = []
+    at = start
+    for name, size, meaning in layout:
+        pieces.append(Piece(name, at, at + size, meaning))
+        at += size
+    return tuple(pieces)
+
+
+@frozen
+class Facts:
+    """What a game is, for a learning tool, for one public setup (OpenSpiel's game type and
+    game info): declared beside each game's encoding, worked out from the setup."""
+
+    perfect_information: bool
+    """Whether every seat sees the whole state at every step (no hidden hands, no
+    simultaneous choices played one after another)."""
+    constant_sum: float | None
+    """What the returns of every finished game add up to, or ``None`` where the sum varies
+    (general sum)."""
+    max_chance_outcomes: int
+    """The most equally likely results one random draw can have (a die's faces, the cards of
+    the largest shuffle)."""
+    longest_game: int | None
+    """The most commands a game can take, or ``None`` where the rules set no bound (a move
+    that may be declined again and again)."""
+    most_draws: int | None
+    """The most random draws (explicit chance nodes) a game can have, or ``None`` where the
+    rules set no bound."""
+    min_return: float = 0.0
+    """The lowest return a seat can get."""
+    max_return: float = 1.0
+    """The highest return a seat can get."""
 
 
 def check_pieces(pieces: Sequence[Piece]) -> int:
@@ -123,11 +162,15 @@ class Encoding(ABC, Generic[CommandT, ViewT, EventT]):
         ``information_size`` numbers."""
 
     @property
-    def max_chance_outcomes(self) -> int | None:
-        """The most equally likely results one random draw of the game can have (a die's
-        faces, the cards of the largest shuffle), or ``None`` where the encoding does not say:
-        a tool that needs the bound (OpenSpiel's ``max_chance_outcomes``) then measures it."""
-        return None
+    @abstractmethod
+    def facts(self) -> Facts:
+        """The game's facts for this setup (:class:`Facts`)."""
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The most equally likely results one random draw of the game can have
+        (:attr:`Facts.max_chance_outcomes`)."""
+        return self.facts.max_chance_outcomes
 
     @property
     def observation_size(self) -> int:

@@ -14,15 +14,18 @@ random result themselves rather than take it from the seed. Inside ``with script
 every :meth:`Rng.stream` of the current thread (a game's ``start`` shuffling its decks, a
 ``decide`` rolling a die) returns a :class:`ScriptedStream` that gives ``outcomes`` in order as
 the results of :meth:`Stream.below` (``shuffled`` and ``choice`` are built on it) and raises
-:class:`DrawNeeded` with the bound ``n`` when it needs one more. No game code changes for it, and
-outside the block nothing does: ordinary play draws only from the seed.
+:class:`DrawNeeded` with the bound ``n`` when it needs one more. A shuffle that runs out raises it
+once, with the bounds of every draw the shuffle still needs (``n, n - 1, ..., 2``: they do not
+depend on the results), so that a tool can choose them all before running the command again: a
+shuffle of ``k`` cards costs one more run of the command, not ``k - 1``. No game code changes for
+it, and outside the block nothing does: ordinary play draws only from the seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from typing import TypeVar
 
 from attrs import frozen
@@ -104,12 +107,19 @@ class Stream:
 class DrawNeeded(Exception):
     """A scripted stream ran out: the command (or the start) needs one more result, uniform in
     ``range(bound)``. Not an error of the game: whoever set the script chooses the result and
-    tries again with it appended (an OpenSpiel chance node with ``bound`` outcomes)."""
+    tries again with it appended (an OpenSpiel chance node with ``bound`` outcomes).
 
-    def __init__(self, bound: int) -> None:
+    ``ahead`` holds the bounds of the draws known to follow this one before anything else can
+    happen (the rest of a shuffle): whoever set the script may choose those too before trying
+    again."""
+
+    def __init__(self, bound: int, ahead: tuple[int, ...] = ()) -> None:
         super().__init__(f"one more random result is needed, from range({bound})")
         self.bound = bound
         """How many equally likely results the draw has: the ``n`` of ``below(n)``."""
+        self.ahead = ahead
+        """The bounds of the draws that follow this one whatever its result (a shuffle's
+        ``n - 1, ..., 2``), in order; empty for a lone draw."""
 
 
 class Script:
@@ -170,21 +180,53 @@ class ScriptedStream(Stream):
         script.bounds.append(n)
         return outcome
 
+    def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
+        """The items in the order the script's results give (Fisher-Yates from the last item,
+        as :meth:`Stream.shuffled`).
+
+        :raises DrawNeeded: the script runs out within the shuffle: ``bound`` is the next
+            draw's, ``ahead`` those of every later draw of the shuffle.
+        :raises InvalidArgument: a result is out of its draw's range.
+        """
+        out = list(items)
+        script = self._script
+        index = len(script.bounds)
+        left = len(script.outcomes) - index
+        if left < len(out) - 1:
+            bounds = tuple(range(len(out) - left, 1, -1))
+            raise DrawNeeded(bounds[0], bounds[1:])
+        below = self.below
+        for i in range(len(out) - 1, 0, -1):
+            j = below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
 
 _SCRIPT: ContextVar[Script | None] = ContextVar("avanti_rng_script", default=None)
 
 
-@contextmanager
-def scripted(outcomes: Sequence[int]) -> Iterator[Script]:
+class scripted(AbstractContextManager[Script]):
     """Within the block, every :meth:`Rng.stream` (in this thread or task) draws from
     ``outcomes`` in order, then raises :class:`DrawNeeded` (see the module). Yields the
-    :class:`Script`, to see how many results were used."""
-    script = Script(outcomes)
-    token = _SCRIPT.set(script)
-    try:
-        yield script
-    finally:
-        _SCRIPT.reset(token)
+    :class:`Script`, to see how many results were used.
+
+    A class rather than a generator: a search enters one for every step it tries, and this
+    costs a third of :func:`contextlib.contextmanager`'s overhead."""
+
+    __slots__ = ("_script", "_token")
+    _token: Token[Script | None]
+
+    def __init__(self, outcomes: Sequence[int]) -> None:
+        self._script = Script(outcomes)
+
+    def __enter__(self) -> Script:
+        """Start handing out the script's results; the :class:`Script`."""
+        self._token = _SCRIPT.set(self._script)
+        return self._script
+
+    def __exit__(self, *exc: object) -> None:
+        """Back to the seed's draws (or the enclosing script)."""
+        _SCRIPT.reset(self._token)
 
 
 @frozen

@@ -40,15 +40,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from avanti.core.encoding import Encoding, Piece
+from avanti.core.encoding import Encoding, Facts, Piece, tile
 from avanti.core.errors import InvalidArgument
 from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
 from avanti.mare.events import DieRolled, Event
-from avanti.mare.setup import FACES, FISH, PIECES, SEA, PublicSetup, Side
+from avanti.mare.setup import (
+    FACES,
+    FISH,
+    PIECES,
+    SEA,
+    CaughtFishRoll,
+    Face,
+    FreeFishRoll,
+    PublicSetup,
+    Side,
+)
 from avanti.mare.state import Result
 from avanti.mare.views import View
 
-__all__ = ["MareEncoding", "encoding"]
+__all__ = ["FISH_STEPS", "MareEncoding", "encoding", "facts"]
 
 NUM_ACTIONS = 1 + len(FISH) + 1
 """Roll, a move of each fish, and declining the move."""
@@ -57,16 +67,6 @@ _PLACES = SEA + 1
 """A fish's place: 0 (caught), 1-11 (a river piece), 12 (the sea)."""
 _RESULTS = (Result.FISH, Result.FISHERS, Result.DRAW)
 _SIDES = (Side.FISH_FRIENDS, Side.FISHER_FANS)
-
-
-def _pieces(layout: Sequence[tuple[str, int, str]], start: int = 0) -> tuple[Piece, ...]:
-    """Consecutive pieces from ``(name, size, meaning)`` triples."""
-    pieces: list[Piece] = []
-    at = start
-    for name, size, meaning in layout:
-        pieces.append(Piece(name, at, at + size, meaning))
-        at += size
-    return tuple(pieces)
 
 
 class MareEncoding(Encoding[Command, View, Event]):
@@ -80,7 +80,7 @@ class MareEncoding(Encoding[Command, View, Event]):
             )
         n = len(setup.players)
         self._seats = n
-        observation = _pieces(
+        observation = tile(
             (
                 ("seat", n, "one-hot of the viewing seat; all zero for a spectator"),
                 ("side", 2, "one-hot of the viewing seat's side: fish friends, fisher fans (M2)"),
@@ -98,7 +98,7 @@ class MareEncoding(Encoding[Command, View, Event]):
             )
         )
         self._observation = observation
-        self._info = observation + _pieces(
+        self._info = observation + tile(
             (
                 ("faces", len(FACES), "how often each face came up so far, in die order (M3)"),
                 ("own_rolls", 1, "how many rolls the viewing seat made so far"),
@@ -106,6 +106,7 @@ class MareEncoding(Encoding[Command, View, Event]):
             observation[-1].stop,
         )
         self._starts = {piece.name: piece.start for piece in self._info}
+        self._facts = facts(setup)
         self._sizes = (observation[-1].stop, self._info[-1].stop)
 
     @property
@@ -135,9 +136,10 @@ class MareEncoding(Encoding[Command, View, Event]):
         return self._info
 
     @property
-    def max_chance_outcomes(self) -> int:
-        """The most results one random draw has: the six faces of the die (M3)."""
-        return len(FACES)
+    def facts(self) -> Facts:
+        """Perfect information, the die's six faces, and the longest game where the options
+        bound it (:func:`facts`)."""
+        return self._facts
 
     def action_id(self, command: Command) -> int:
         """0 for a roll, 1-4 for a move of blue, orange, yellow or pink, 5 for declining.
@@ -205,6 +207,43 @@ class MareEncoding(Encoding[Command, View, Event]):
         out[at["boat"] + view.boat] = 1.0
         for slot, place in enumerate(view.fish):
             out[at["fish"] + slot * _PLACES + place] = 1.0
+
+
+FISH_STEPS = SEA - 6
+"""The moves that take one fish from its start on piece 6 to the sea (M1, M4)."""
+
+
+def facts(setup: PublicSetup) -> Facts:
+    """Avanti mare!'s facts for a public setup.
+
+    - **Perfect information**: the river, the fish, the sides and every roll are on the table
+      for all to see (M1, M2); only the die's seed is hidden, and no seat knows it.
+    - **General sum**: every seat of the winning side gets 1.0 and a draw gives nobody anything
+      (M8), so the sum depends on the sides and the result.
+    - **Six outcomes** per draw: the die (M3).
+    - **The longest game**: every roll makes progress only when the boat takes a piece on red
+      and on green (M5), a caught fish's colour moves the boat (M7) and a free fish's colour
+      owes the move of another fish (M6 with ``free_fish_move_owed``). Then a game has at most
+      ``4 * 6`` fish moves (piece 6 to the sea, M1) and 11 boat moves: at most 35 rolls and
+      ``2 * 24 + 11 = 59`` commands (a fish moved by choice costs a roll and a move). Any other
+      reading lets a roll change nothing (a declined move, an ignored colour), and the rules
+      set no bound: ``None``.
+    """
+    options = setup.options
+    bounded = (
+        set(options.boat_faces) == {Face.RED, Face.GREEN}
+        and options.caught_fish_roll is CaughtFishRoll.BOAT
+        and options.free_fish_roll is FreeFishRoll.OTHER_FISH
+        and options.free_fish_move_owed
+    )
+    fish_moves = len(FISH) * FISH_STEPS
+    return Facts(
+        perfect_information=True,
+        constant_sum=None,
+        max_chance_outcomes=len(FACES),
+        longest_game=2 * fish_moves + PIECES if bounded else None,
+        most_draws=fish_moves + PIECES if bounded else None,
+    )
 
 
 def encoding(public_setup: PublicSetup) -> MareEncoding:

@@ -2,6 +2,16 @@
 
 The environment has the shape of PettingZoo's classic games:
 
+- Each is named after its game and version, as ``metadata["name"]``: ``avanti_v1``,
+  ``mare_v1``, ``autorama_v1`` (:func:`env_name`), and each has a module of that name with
+  ``env`` and ``raw_env`` (``from avanti.rl import mare_v1``).
+- :func:`env` wraps the environment as the classic games do, in PettingZoo's
+  ``OrderEnforcingWrapper`` (``reset`` before ``step``, no private attribute by accident);
+  :func:`raw_env` gives it bare. An illegal action raises the game's own
+  :class:`~avanti.core.errors.IllegalCommand`, naming the rule, and changes nothing; with
+  ``illegal_reward`` (the classic games' ``-1``), PettingZoo's ``TerminateIllegalWrapper`` ends
+  the game instead, that reward to the agent who tried it, as in ``connect_four_v3``.
+
 - Agents ``player_0 .. player_{n-1}`` are the seats. One acts at a time: the lowest seat the game
   waits for, so a simultaneous step (For Sale: Autorama's offers) is played in seat order, each
   seat seeing only its own view.
@@ -31,7 +41,17 @@ from avanti.core.errors import InvalidArgument
 from avanti.core.limits import new_seed
 from avanti.rl.table import Table
 
-__all__ = ["AvantiEnv", "env"]
+__all__ = ["VERSION", "AvantiEnv", "env", "env_name", "raw_env"]
+
+VERSION = 1
+"""The environments' version, the ``_v1`` of their names: it changes with anything that can
+change an episode (the rules, the encoding, the rewards)."""
+
+
+def env_name(name: str) -> str:
+    """The PettingZoo name of a game's environment: ``"mare_v1"``."""
+    return f"{name}_v{VERSION}"
+
 
 OBSERVATIONS = ("view", "information")
 """What ``observation`` holds: the encoding's observation of the view, or its information
@@ -43,7 +63,7 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "svg"],
-        "name": "avanti_v0",
+        "name": env_name("avanti"),
         "is_parallelizable": False,
     }
 
@@ -64,6 +84,8 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
         info = game_info(name)
         table = Table(name, players or len(info.default_players))
+        # each game its own name, as PettingZoo names each of its envs
+        self.metadata = {**self.metadata, "name": env_name(info.name)}  # type: ignore[misc]
         self.table = table
         """The game's :class:`~avanti.rl.table.Table`: its package and encoding."""
         self.information = observation == "information"
@@ -183,7 +205,7 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         """Nothing to release."""
 
 
-def env(
+def raw_env(
     name: str = "avanti",
     players: int | None = None,
     *,
@@ -191,7 +213,7 @@ def env(
     render_mode: str | None = None,
 ) -> AvantiEnv:
     """A PettingZoo AEC environment for the game ``name`` of the catalog, for ``players`` seats
-    (the catalog's default table when left out). See :class:`AvantiEnv`.
+    (the catalog's default table when left out), unwrapped. See :class:`AvantiEnv`.
 
     :raises UnknownGame: no game of that name.
     :raises InvalidSetup: the game does not take that many players.
@@ -199,3 +221,28 @@ def env(
         encoding.
     """
     return AvantiEnv(name, players, observation=observation, render_mode=render_mode)
+
+
+def env(
+    name: str = "avanti",
+    players: int | None = None,
+    *,
+    observation: str = "view",
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """:func:`raw_env` wrapped as PettingZoo's classic environments are: in
+    ``OrderEnforcingWrapper``, and with ``illegal_reward`` in ``TerminateIllegalWrapper`` too
+    (see the module). ``env.unwrapped`` is the :class:`AvantiEnv`.
+
+    :raises UnknownGame: no game of that name.
+    :raises InvalidSetup: the game does not take that many players.
+    :raises InvalidArgument: an unknown ``observation`` or ``render_mode``, or a game without an
+        encoding.
+    """
+    from pettingzoo.utils import wrappers
+
+    inner: Any = raw_env(name, players, observation=observation, render_mode=render_mode)
+    if illegal_reward is not None:
+        inner = wrappers.TerminateIllegalWrapper(inner, illegal_reward=illegal_reward)
+    return wrappers.OrderEnforcingWrapper(inner)

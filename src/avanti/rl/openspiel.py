@@ -2,23 +2,31 @@
 
 Importing this module registers each game of :mod:`avanti.catalog` with
 ``pyspiel.register_game`` under the short name ``avanti_<name>`` (``avanti_avanti``,
-``avanti_mare``, ``avanti_autorama``), with two parameters: ``players`` (the catalog's default
-table when left out) and ``document`` (a game document, the game's own ``dumps``, to start from
-its position instead of the start; empty by default) and ``history`` (action ids, chance
+``avanti_mare``, ``avanti_autorama``), with these parameters: ``players`` (the catalog's default
+table when left out); ``document`` (a game document, the game's own ``dumps``, to start from
+its position instead of the start; empty by default); ``history`` (action ids, chance
 outcomes among them, separated by commas, played from there before the game begins: a way to
-study a late position).
+study a late position); ``chance`` (``"explicit"``, the default, or ``"sampled"``); and ``seed``
+(the sampled mode's seed of seeds, ``-1`` for a fresh secret one).
 
-The game type is sequential, with explicit stochastic chance nodes and imperfect information:
+The game type is sequential, with stochastic chance; its information, utility, bound on chance
+outcomes and longest game are the game's own facts (:attr:`~avanti.core.encoding.Encoding.facts`,
+declared beside its encoding):
 
-- **Chance.** Every random result the rules draw (a die roll, each step of a shuffle) is a
-  chance node of ``n`` equally likely outcomes, ``n`` being the bound the rules draw under
-  (:mod:`avanti.rl.table`): a roll of Avanti mare!'s die is six outcomes of ``1/6`` (M3); a
-  shuffle of ``k`` cards is ``k - 1`` nodes of ``k, k - 1, ..., 2`` outcomes.
+- **Chance.** With ``chance="explicit"`` (``EXPLICIT_STOCHASTIC``) every random result the rules
+  draw (a die roll, each step of a shuffle) is a chance node of ``n`` equally likely outcomes,
+  ``n`` being the bound the rules draw under (:mod:`avanti.rl.table`): a roll of Avanti mare!'s
+  die is six outcomes of ``1/6`` (M3); a shuffle of ``k`` cards is ``k - 1`` nodes of
+  ``k, k - 1, ..., 2`` outcomes. With ``chance="sampled"`` (``SAMPLED_STOCHASTIC``) there are
+  no chance nodes: each new initial state is a game dealt from the next seed of the game's
+  sequence, and every random result is drawn by that game's own seeded generator, as in
+  ordinary play; a clone goes on with the same generator, so it meets the same results (a
+  search that must not foresee the dice uses the explicit mode).
 - **Players.** A seat's actions are the ids of the game's encoding (``num_distinct_actions`` is
   its ``num_actions``). Where several seats act at once (For Sale: Autorama's offers), they act
   one after another in seat order, each seeing only its own view.
 - **Returns.** The game's ``outcome.returns`` (1.0 to each winner, 0.0 to the rest) at the end,
-  zeros before; general sum.
+  zeros before.
 - **Observations.** The observation tensor is the encoding's
   :meth:`~avanti.core.encoding.Encoding.observation` of the seat's view, the information-state
   tensor its :meth:`~avanti.core.encoding.Encoding.information_state` of the view and the seat's
@@ -42,14 +50,18 @@ import numpy as np
 import pyspiel
 
 from avanti.catalog import GAMES, GameInfo, game_info
-from avanti.core.encoding import Piece
+from avanti.core.encoding import Facts, Piece
+from avanti.core.errors import InvalidArgument
+from avanti.core.limits import new_seed
+from avanti.core.rng import Stream
 from avanti.rl.table import Position, Table
 
 __all__ = ["AvantiGame", "AvantiObserver", "AvantiState", "load_game", "register", "short_name"]
 
 MAX_GAME_LENGTH = 10_000
-"""The longest game declared to OpenSpiel, in decisions: far above any game played so far (a
-game of Avanti mare! whose moves are declined again and again has no bound at all)."""
+"""The longest game declared to OpenSpiel where the rules set no bound (the game's
+:attr:`~avanti.core.encoding.Facts.longest_game` is ``None``: a game of Avanti mare! whose
+moves are declined again and again has none): far above any game played so far."""
 
 
 def short_name(name: str) -> str:
@@ -63,15 +75,29 @@ def _table(name: str, players: int) -> Table:
 
 
 @cache
-def _chance_bound(table: Table) -> int:
-    return table.chance_bounds()
-
-
-@cache
 def _initial(name: str, players: int, document: str, history: str) -> Position:
     """The position a game with these parameters starts from, worked out once."""
     table = _table(name, players)
     position = table.start_from(document) if document else table.start()
+    return _play(table, position, history)
+
+
+CHANCE_MODES = {
+    "explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+}
+"""The ``chance`` parameter's values and the OpenSpiel chance mode of each."""
+
+
+@cache
+def _facts(name: str, players: int, document: str) -> Facts:
+    """The facts of the game a document holds (its own options and setup)."""
+    table = _table(name, players)
+    facts: Facts = table.package.encoding(table.start_from(document).game.public_setup).facts
+    return facts
+
+
+def _play(table: Table, position: Position, history: str) -> Position:
     for action in (int(text) for text in history.split(",") if text.strip()):
         if position.bound:
             position = table.draw(position, action)
@@ -80,14 +106,21 @@ def _initial(name: str, players: int, document: str, history: str) -> Position:
     return position
 
 
-def _game_type(info: GameInfo) -> pyspiel.GameType:
+def _game_type(info: GameInfo, chance: str = "explicit", facts: Facts | None = None) -> Any:
+    information = pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    utility = pyspiel.GameType.Utility.GENERAL_SUM
+    if facts is not None:
+        if facts.perfect_information:
+            information = pyspiel.GameType.Information.PERFECT_INFORMATION
+        if facts.constant_sum is not None:
+            utility = pyspiel.GameType.Utility.CONSTANT_SUM
     return pyspiel.GameType(
         short_name=short_name(info.name),
         long_name=info.title,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        chance_mode=CHANCE_MODES[chance],
+        information=information,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
@@ -99,6 +132,8 @@ def _game_type(info: GameInfo) -> pyspiel.GameType:
             "players": len(info.default_players),
             "document": "",
             "history": "",
+            "chance": "explicit",
+            "seed": -1,
         },
     )
 
@@ -115,33 +150,67 @@ class AvantiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type h
         players = int(params.get("players", len(info.default_players)))
         document = str(params.get("document", ""))
         history = str(params.get("history", ""))
+        chance = str(params.get("chance", "explicit"))
+        if chance not in CHANCE_MODES:
+            raise InvalidArgument(f"chance is 'explicit' or 'sampled', not {chance!r}")
+        seed = int(params.get("seed", -1))
         table = _table(self.name, players)
         encoding = table.encoding
-        chance = encoding.max_chance_outcomes or _chance_bound(table)
+        facts = encoding.facts
+        if document:  # the document's own options may bound the game
+            facts = _facts(self.name, players, document)
+        length = MAX_GAME_LENGTH
+        if facts.longest_game is not None and facts.most_draws is not None:
+            length = facts.longest_game + (0 if chance == "sampled" else facts.most_draws)
         game_info_ = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions,
-            max_chance_outcomes=chance,
+            max_chance_outcomes=facts.max_chance_outcomes,
             num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            max_game_length=MAX_GAME_LENGTH,
+            min_utility=facts.min_return,
+            max_utility=facts.max_return,
+            utility_sum=facts.constant_sum,
+            max_game_length=length,
         )
         super().__init__(
-            _game_type(info),
+            _game_type(info, chance, facts),
             game_info_,
-            {"players": players, "document": document, "history": history},
+            {
+                "players": players,
+                "document": document,
+                "history": history,
+                "chance": chance,
+                "seed": seed,
+            },
         )
         self.table = table
         """The game's :class:`~avanti.rl.table.Table`."""
         self.document = document
         """The document the game starts from, or ``""`` for the start."""
-        self.initial = _initial(self.name, players, document, history)
-        """The position every game starts from (OpenSpiel clones a state by starting a new
-        one, so it is worked out once)."""
+        self.history = history
+        """The actions played before the game begins, separated by commas."""
+        self.sampled = chance == "sampled"
+        """Whether random results are drawn by each game's own generator (no chance nodes)."""
+        self.seed = new_seed() if seed < 0 else seed
+        """The sampled mode's seed of seeds: the ``k``-th new initial state is dealt from
+        ``Stream(seed, k).below(2**62)``."""
+        self.dealt = 0
+        """How many games the sampled mode has dealt."""
+        self.initial = None if self.sampled else _initial(self.name, players, document, history)
+        """The position every game starts from with explicit chance (OpenSpiel clones a
+        state by starting a new one, so it is worked out once); ``None`` when sampled."""
 
     def new_initial_state(self) -> AvantiState:
-        """The position before anything happened (or the document's position)."""
-        return AvantiState(self, self.initial)
+        """The position before anything happened (or the document's position); when sampled,
+        a game dealt from the next seed."""
+        if self.initial is not None:
+            return AvantiState(self, self.initial)
+        table = self.table
+        if self.document:
+            position = table.start_from(self.document, seeded=True)
+        else:
+            position = table.start_sampled(Stream(self.seed, self.dealt).below(1 << 62))
+            self.dealt += 1
+        return AvantiState(self, _play(table, position, self.history))
 
     def make_py_observer(
         self,
@@ -205,7 +274,7 @@ class AvantiState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
 
     def is_terminal(self) -> bool:
         """Whether the game has ended."""
-        return self.position.bound == 0 and self.position.is_over
+        return self.position.is_over
 
     def returns(self) -> list[float]:
         """The game's returns at the end (``outcome.returns``), zeros before."""
@@ -278,22 +347,36 @@ class AvantiObserver:
 
 
 def register(info: GameInfo) -> None:
-    """Register one game of the catalog with OpenSpiel, as ``avanti_<name>``."""
+    """Register one game of the catalog with OpenSpiel, as ``avanti_<name>``, with the facts
+    of its default table."""
     cls = type(f"AvantiGame_{info.name}", (AvantiGame,), {"name": info.name})
     globals()[cls.__name__] = cls  # so that pickle finds the class by its name
-    pyspiel.register_game(_game_type(info), cls)
+    facts = _table(info.name, len(info.default_players)).encoding.facts
+    pyspiel.register_game(_game_type(info, facts=facts), cls)
 
 
 def load_game(
-    name: str, players: int | None = None, document: str = "", history: Sequence[int] = ()
+    name: str,
+    players: int | None = None,
+    document: str = "",
+    history: Sequence[int] = (),
+    *,
+    chance: str = "explicit",
+    seed: int | None = None,
 ) -> AvantiGame:
     """``pyspiel.load_game`` for a game of the catalog (registered on import), from the start,
-    from ``document``'s position, and after the actions of ``history`` (see the module).
+    from ``document``'s position, and after the actions of ``history``, with explicit or
+    sampled chance and, when sampled, the seed of its games' seeds (see the module).
 
     :raises UnknownGame: no game of that name.
+    :raises InvalidArgument: ``chance`` is neither ``"explicit"`` nor ``"sampled"``.
     """
     info = game_info(name)
     params: dict[str, Any] = {"players": players or len(info.default_players)}
+    if chance != "explicit":
+        params["chance"] = chance
+    if seed is not None:
+        params["seed"] = seed
     if document:
         params["document"] = document
     if history:

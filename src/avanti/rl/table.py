@@ -1,5 +1,5 @@
 """One game of the catalog, seen by a learning tool: its package, its encoding, and every step
-with the random results left open as explicit draws.
+with the random results left open as explicit draws, or drawn by the game's own generator.
 
 :class:`Table` is what both adapters stand on. It reaches a game only through the catalog and
 the protocols (``new_game``, ``Game``, ``encoding``, the kit's sampler), so it serves every game.
@@ -11,6 +11,16 @@ runs under :func:`avanti.core.rng.scripted`, so its own code draws exactly the r
 chose, with the probabilities the seeded generator would give them (every ``below(n)`` is
 uniform): a die face is ``1/6`` (M3), each step of a shuffle (Fisher-Yates, from the last card)
 ``1/n`` for ``n`` cards still to place.
+
+**Chance without replays.** A command runs once up to its first draw; a shuffle announces the
+bounds of all its draws at once (:attr:`~avanti.core.rng.DrawNeeded.ahead`), so its chance nodes
+after the first only note their result, and the command runs again only when every result of the
+shuffle is chosen. A shuffle of 27 cards is 26 chance nodes and two runs of the command, not 27.
+
+**Sampled chance.** :meth:`Table.start_sampled` deals a game from a seed, and every position
+after it draws its random results from the game's own seeded generator, as ordinary play does
+(``Position.seeded``): no chance node at all, and a game equal, event for event, to the one the
+library plays from that seed.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from avanti.catalog import GameInfo, game_info
 from avanti.core.encoding import Encoding
@@ -39,8 +49,11 @@ class Position:
     ``game`` is the core game (``None`` while its start still waits for draws). ``pending`` is
     the command waiting for draws (``None``: none, or the start when ``game`` is ``None``);
     ``prefix`` the results chosen for it so far; ``bound`` the number of equally likely results
-    of the next draw (0 when nothing waits). ``sampled`` marks a position whose hidden facts a
-    sampler guessed (:meth:`Table.resample`) and every position after it.
+    of the next draw (0 when nothing waits); ``ahead`` the bounds of the draws known to follow
+    it (the rest of a shuffle). ``sampled`` marks a position whose hidden facts a sampler
+    guessed (:meth:`Table.resample`) and every position after it; ``seeded`` one whose random
+    results come from the game's own seeded generator (:meth:`Table.start_sampled`), which is
+    never a chance node.
     """
 
     game: Any
@@ -48,6 +61,20 @@ class Position:
     prefix: tuple[int, ...] = ()
     bound: int = 0
     sampled: bool = False
+    ahead: tuple[int, ...] = ()
+    seeded: bool = False
+    is_over: bool = field(init=False)
+    """Whether the game has ended (and nothing waits)."""
+    seat: int | None = field(init=False)
+    """The seat to act now: the lowest seat waited for (a simultaneous step is played in seat
+    order); ``None`` at a chance node or at the end."""
+
+    def __attrs_post_init__(self) -> None:
+        # Worked out once: a tool asks for them several times a step.
+        over = not self.bound and bool(self.game.is_over)
+        object.__setattr__(self, "is_over", over)
+        seat = None if self.bound or over else self.game.waiting[0]
+        object.__setattr__(self, "seat", seat)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         """The position itself: it and its game are immutable (OpenSpiel clones states by
@@ -58,20 +85,6 @@ class Position:
     def is_chance(self) -> bool:
         """Whether a random result is awaited."""
         return self.bound > 0
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (and nothing waits)."""
-        return self.bound == 0 and bool(self.game.is_over)
-
-    @property
-    def seat(self) -> int | None:
-        """The seat to act now: the lowest seat waited for (a simultaneous step is played in
-        seat order); ``None`` at a chance node or at the end."""
-        if self.bound or self.game.is_over:
-            return None
-        seat: int = self.game.waiting[0]
-        return seat
 
 
 class Table:
@@ -114,9 +127,15 @@ class Table:
         """The position before anything happened: a chance node if the start shuffles."""
         return self._start(())
 
-    def start_from(self, document: str) -> Position:
+    def start_sampled(self, seed: int) -> Position:
+        """The start of the game dealt from ``seed``; it and every position after it draw their
+        random results from the game's own seeded generator (no chance nodes)."""
+        return Position(self.new_game(seed), seeded=True)
+
+    def start_from(self, document: str, *, seeded: bool = False) -> Position:
         """The position of a game document (the game's own ``dumps``), read and checked with
-        its seed; every later random result is left open.
+        its seed; every later random result is left open (or with ``seeded``, drawn from that
+        seed as the game would go on).
 
         :raises DecodeError: the document is malformed or of another game.
         :raises CorruptLog: its log does not fit its setup.
@@ -128,14 +147,14 @@ class Table:
                 f"the document's game has {len(game.setup.players)} players, the table"
                 f" {self.players}"
             )
-        return Position(game)
+        return Position(game, seeded=seeded)
 
     def _start(self, prefix: tuple[int, ...]) -> Position:
         try:
             with scripted(prefix):
                 game = self.package.new_game(list(self.names), seed=SCRIPTED_SEED)
         except DrawNeeded as need:
-            return Position(None, None, prefix, need.bound)
+            return Position(None, None, prefix, need.bound, ahead=need.ahead)
         return Position(game)
 
     def act(self, position: Position, command: Any) -> Position:
@@ -159,17 +178,24 @@ class Table:
         if type(outcome) is not int or not 0 <= outcome < position.bound:
             raise InvalidArgument(f"a result of this draw is 0 to {position.bound - 1}")
         prefix = (*position.prefix, outcome)
+        ahead = position.ahead
+        if ahead:  # the rest of a shuffle: note the result, run nothing yet
+            return Position(
+                position.game, position.pending, prefix, ahead[0], position.sampled, ahead[1:]
+            )
         if position.game is None:
             return self._start(prefix)
         return self._execute(position, position.pending, prefix)
 
     def _execute(self, position: Position, command: Any, prefix: tuple[int, ...]) -> Position:
         game = position.game
+        if position.seeded:
+            return Position(game.execute(command), seeded=True)
         try:
             with scripted(prefix):
                 after = game.execute(command)
         except DrawNeeded as need:
-            return Position(game, command, prefix, need.bound, position.sampled)
+            return Position(game, command, prefix, need.bound, position.sampled, need.ahead)
         return Position(after, sampled=position.sampled)
 
     def legal_commands(self, position: Position) -> tuple[Any, ...]:
@@ -229,13 +255,15 @@ class Table:
         game = position.game
         view = game.view(seat)
         state = sampler(game.setup).sample_state(view, seat, Rng(seed).stream())
-        return Position(type(game)(game.setup, game.events, state), sampled=True)
+        return Position(
+            type(game)(game.setup, game.events, state), sampled=True, seeded=position.seeded
+        )
 
     def chance_bounds(self, games: int = 2, seed: int = 0) -> int:
         """The largest number of results one draw had over the start and ``games`` games
         played by random choices (every draw uniform, every command uniform among the legal
-        ones): how OpenSpiel's ``max_chance_outcomes`` is found when the encoding does not
-        state it (:attr:`~avanti.core.encoding.Encoding.max_chance_outcomes`)."""
+        ones): a check of the bound each game declares
+        (:attr:`~avanti.core.encoding.Facts.max_chance_outcomes`), which it never exceeds."""
         stream = Rng(seed, 1 << 40).stream()
         largest = 1
         for _ in range(games):

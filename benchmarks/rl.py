@@ -1,0 +1,275 @@
+"""The learning tools' cost beside the library's own loop and beside the ecosystem's games.
+
+Run with ``python -m nox -s rlbench`` (or ``python benchmarks/rl.py`` with ``.[rl]`` installed).
+In one run, for every game of the catalog:
+
+- random playouts through ``pyspiel`` with explicit chance nodes and in the sampled mode
+  (``chance="sampled"``), against the plain loop (``Game.legal_commands`` and
+  ``Game.execute``), and OpenSpiel's ``python_kuhn_poker`` and ``python_block_dominoes`` under
+  the same loop;
+- PettingZoo steps per second (``env.last()`` and ``env.step``, random legal actions from the
+  mask) against the plain loop's commands per second, and PettingZoo's ``texas_holdem_v4`` and
+  ``connect_four_v3`` under the same loop (each left out, and said so, where its package cannot
+  be imported);
+- OpenSpiel's MCTS bot (100 simulations, random rollouts) playing whole games of Avanti mare!.
+
+Each repeat times the loops back to back, so the machine's drift cancels out of the ratios; the
+figures are CPU time of this process. Nothing here asserts a time: the report prints the ratios
+and the targets, and says which it meets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+PLAYERS = {"avanti": 4, "mare": 3, "autorama": 4}
+"""Players per game in every measurement."""
+
+EXPLICIT_TARGET = 2.0
+"""A pyspiel playout with explicit chance may cost at most this many plain loops."""
+SAMPLED_TARGET = 1.2
+"""A pyspiel playout in the sampled mode may cost at most this many plain loops."""
+STEP_TARGET = 1.3
+"""A PettingZoo step may cost at most this many plain-loop commands."""
+
+clock = time.process_time
+
+
+def plain_loop(name: str, players: int) -> Callable[[int], int]:
+    """One random game through the library alone; returns the commands executed."""
+    from avanti.catalog import game_info
+    from avanti.core.rng import Stream
+
+    info = game_info(name)
+    package = info.load()
+    names = list(info.player_names(players))
+
+    def play(seed: int) -> int:
+        game = package.new_game(names, seed=seed)
+        picks = Stream(seed, 1 << 40)
+        steps = 0
+        while not game.is_over:
+            commands = game.legal_commands(game.waiting[0])
+            game = game.execute(commands[picks.below(len(commands))])
+            steps += 1
+        return steps
+
+    return play
+
+
+def spiel_loop(game: Any) -> Callable[[int], int]:
+    """One random playout of an OpenSpiel game (chance drawn by its probabilities, choices
+    by the same generator as the plain loop's); returns the players' actions."""
+
+    from avanti.core.rng import Stream
+
+    def play(seed: int) -> int:
+        pick = Stream(seed, 1 << 40)
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r = pick.below(1 << 53) / (1 << 53)
+                action = outcomes[-1][0]
+                for outcome, probability in outcomes:
+                    r -= probability
+                    if r < 0:
+                        action = outcome
+                        break
+            else:
+                actions = state.legal_actions()
+                action = actions[pick.below(len(actions))]
+                steps += 1
+            state.apply_action(action)
+        return steps
+
+    return play
+
+
+def zoo_loop(env: Any) -> Callable[[int], int]:
+    """One random episode of a PettingZoo AEC env (legal actions from the mask); returns the
+    steps that carried an action."""
+    import numpy as np
+
+    from avanti.core.rng import Stream
+
+    def play(seed: int) -> int:
+        pick = Stream(seed, 1 << 40)
+        env.reset(seed=seed)
+        steps = 0
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[pick.below(len(legal))]))
+            steps += 1
+        return steps
+
+    return play
+
+
+def timed(play: Callable[[int], int], games: int, seed: int) -> tuple[float, int]:
+    """CPU seconds and steps of ``games`` games from seeds ``seed, seed + 1, ...``."""
+    start = clock()
+    steps = sum(play(seed + g) for g in range(games))
+    return clock() - start, steps
+
+
+def compare(loops: dict[str, Callable[[int], int]], games: int, repeats: int) -> dict[str, Any]:
+    """Every loop ``games`` games per repeat, back to back; the median seconds per game and
+    per step of each."""
+    times: dict[str, list[float]] = {key: [] for key in loops}
+    per_step: dict[str, list[float]] = {key: [] for key in loops}
+    for play in loops.values():
+        play(10_000)  # warm up caches (a table's encoding, OpenSpiel's registration)
+    for r in range(repeats):
+        for key, play in loops.items():
+            seconds, steps = timed(play, games, 1 + r * games)
+            times[key].append(seconds / games)
+            per_step[key].append(seconds / max(steps, 1))
+    return {key: (statistics.median(times[key]), statistics.median(per_step[key])) for key in loops}
+
+
+def ecosystem_envs() -> dict[str, Any]:
+    """PettingZoo's classic envs that import here, by name (a reason in place of those that
+    do not)."""
+    envs: dict[str, Any] = {}
+    for name in ("texas_holdem_v4", "connect_four_v3"):
+        try:
+            module = __import__(f"pettingzoo.classic.{name}", fromlist=["env"])
+            envs[name] = module.env()
+        except Exception as error:  # a missing optional package (rlcard, pygame)
+            envs[name] = f"not installed here ({type(error).__name__}: {error})"
+    return envs
+
+
+def sampled_game(name: str, players: int) -> Any:
+    """The game in the sampled mode, or ``None`` where this version has none."""
+    import avanti.rl as rl
+
+    try:
+        return rl.load_game(name, players, chance="sampled")
+    except TypeError:
+        return None
+
+
+def mcts_seconds(games: int, simulations: int, players: int = 2) -> float:
+    """CPU seconds per game of Avanti mare! between MCTS bots (``simulations`` simulations,
+    random rollouts), seeds 0, 1, ..."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    import avanti.rl as rl
+
+    game = rl.load_game("mare", players)
+    total = 0.0
+    for g in range(games):
+        rng = np.random.RandomState(g)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        bot = mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng)
+        state = game.new_initial_state()
+        start = clock()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            else:
+                state.apply_action(bot.step(state))
+        total += clock() - start
+    return total / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the tables in Markdown, and say which targets are met."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per loop and repeat")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats (the median is shown)")
+    parser.add_argument("--mcts-games", type=int, default=3, help="games of mare for MCTS")
+    parser.add_argument("--simulations", type=int, default=100, help="MCTS simulations")
+    args = parser.parse_args(argv)
+
+    import pyspiel
+    from open_spiel.python.games import block_dominoes, kuhn_poker  # noqa: F401 (registers)
+
+    import avanti.rl as rl
+
+    print(f"Python {sys.version.split()[0]}, {args.games} games x {args.repeats} repeats")
+    met: list[bool] = []
+    print("\n| game | plain loop games/s | pyspiel explicit | ratio | pyspiel sampled | ratio |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, players in PLAYERS.items():
+        loops = {
+            "plain": plain_loop(name, players),
+            "explicit": spiel_loop(rl.load_game(name, players)),
+        }
+        sampled = sampled_game(name, players)
+        if sampled is not None:
+            loops["sampled"] = spiel_loop(sampled)
+        figures = compare(loops, args.games, args.repeats)
+        plain = figures["plain"][0]
+        explicit = figures["explicit"][0] / plain
+        met.append(explicit <= EXPLICIT_TARGET)
+        row = f"| {name} ({players}) | {1 / plain:.1f} | {1 / figures['explicit'][0]:.1f}"
+        row += f" | {explicit:.2f}x |"
+        if "sampled" in figures:
+            ratio = figures["sampled"][0] / plain
+            met.append(ratio <= SAMPLED_TARGET)
+            row += f" {1 / figures['sampled'][0]:.1f} | {ratio:.2f}x |"
+        else:
+            row += " none | - |"
+        print(row)
+    yard = compare(
+        {
+            key: spiel_loop(pyspiel.load_game(key))
+            for key in ("python_kuhn_poker", "python_block_dominoes")
+        },
+        args.games * 10,
+        args.repeats,
+    )
+    for key, (seconds, _step) in yard.items():
+        print(f"| {key} (same loop) | | {1 / seconds:.1f} | | | |")
+
+    print("\n| environment | steps/s | plain loop commands/s | cost per step |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, players in PLAYERS.items():
+        figures = compare(
+            {"plain": plain_loop(name, players), "zoo": zoo_loop(rl.env(name, players))},
+            args.games,
+            args.repeats,
+        )
+        ratio = figures["zoo"][1] / figures["plain"][1]
+        met.append(ratio <= STEP_TARGET)
+        print(
+            f"| {name} ({players}) | {1 / figures['zoo'][1]:.0f} |"
+            f" {1 / figures['plain'][1]:.0f} | {ratio:.2f}x |"
+        )
+    for key, env in ecosystem_envs().items():
+        if isinstance(env, str):
+            print(f"| {key} | {env} | | |")
+            continue
+        seconds, step = compare({key: zoo_loop(env)}, args.games * 10, args.repeats)[key]
+        print(f"| {key} (same loop) | {1 / step:.0f} | | |")
+
+    if args.mcts_games:
+        seconds = mcts_seconds(args.mcts_games, args.simulations)
+        print(
+            f"\nMCTS ({args.simulations} simulations, random rollouts), Avanti mare! for two:"
+            f" {seconds:.2f} s per game"
+        )
+    print(
+        f"\ntargets (explicit <= {EXPLICIT_TARGET}x, sampled <= {SAMPLED_TARGET}x, step <="
+        f" {STEP_TARGET}x): {sum(met)} of {len(met)} met"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

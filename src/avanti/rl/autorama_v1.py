@@ -1,0 +1,37 @@
+"""For Sale: Autorama as a PettingZoo AEC environment under its PettingZoo name, ``autorama_v1``:
+``from avanti.rl import autorama_v1; env = autorama_v1.env()`` (see :mod:`avanti.rl.aec`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from avanti.rl.aec import AvantiEnv
+from avanti.rl.aec import env as _env
+from avanti.rl.aec import raw_env as _raw_env
+
+__all__ = ["env", "raw_env"]
+
+
+def env(
+    players: int | None = None,
+    *,
+    observation: str = "view",
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """For Sale: Autorama's environment, wrapped as PettingZoo's classic games are
+    (:func:`avanti.rl.aec.env`)."""
+    return _env(
+        "autorama",
+        players,
+        observation=observation,
+        render_mode=render_mode,
+        illegal_reward=illegal_reward,
+    )
+
+
+def raw_env(
+    players: int | None = None, *, observation: str = "view", render_mode: str | None = None
+) -> AvantiEnv:
+    """For Sale: Autorama's environment, unwrapped (:func:`avanti.rl.aec.raw_env`)."""
+    return _raw_env("autorama", players, observation=observation, render_mode=render_mode)
