@@ -214,10 +214,22 @@ class VehicleSold:
 
 @frozen
 class GameEnded:
-    """F18-F20: every vehicle is sold; ``totals`` per seat and the ``winners``."""
+    """F18-F20: every vehicle is sold; ``totals`` per seat and the ``winners``.
+
+    Money in thousands of dollars (``1`` is $1,000). ``checks`` and ``cash`` break each total
+    down (F19): what the seat's checks count for (Controllers and Restoration Specialists
+    applied) and its cash; the rest of a total is its Financial Advisors' bonus. Both are empty
+    in a document written before they were recorded.
+    """
 
     totals: tuple[int, ...]
+    """Each seat's money in all, in thousands (F19)."""
     winners: tuple[int, ...]
+    """The seats that won (F20)."""
+    checks: tuple[int, ...] = ()
+    """Each seat's checks as they count, in thousands (F19)."""
+    cash: tuple[int, ...] = ()
+    """Each seat's cash at the end, in thousands (F19)."""
 
 
 Event = (
