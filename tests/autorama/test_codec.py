@@ -144,3 +144,18 @@ def test_describe_covers_every_event_of_a_whole_game() -> None:
 def test_use_mechanic_outside_phase_three_is_refused() -> None:
     game = new_game(["Ann", "Bob", "Cy"], seed=4)
     refused(game, UseMechanic(0), CoreReason.WRONG_PHASE, "F16")
+
+
+def test_a_bid_in_dollars_is_refused_naming_the_unit() -> None:
+    """F2, F4: the library counts money in thousands; a bid of 3000 (meant as $3,000) is more
+    than the 28 (thousand) a seat starts with, and the refusal says how to bid $3,000."""
+    game = build(advisor_deck=(8, 11, 15), vehicle_deck=(9, 12, 30), check_deck=(0, 2, 3))
+    with pytest.raises(IllegalCommand) as info:
+        game.execute(Bid(ISAAC, 3000))
+    assert info.value.message.endswith(
+        "the bid cannot exceed your cash ($28,000); amounts are counted in thousands: "
+        f"Bid({ISAAC}, 3) bids $3,000"
+    )
+    with pytest.raises(IllegalCommand) as info:
+        game.execute(Bid(ISAAC, 29))
+    assert "thousands" not in info.value.message
