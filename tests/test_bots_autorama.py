@@ -37,14 +37,42 @@ def choose(v: autorama.View, legal: list[Any]) -> Any:
     return AutoramaBot(0).choose(v, legal, Rng(0).stream())
 
 
-def test_f4_bids_the_least_allowed_while_under_a_quarter_of_the_spread() -> None:
-    spread = view(table=(1, 5, 20, 30), cash=28)  # a quarter of 29 is 7; a third of 28 is 9
-    assert choose(spread, [Pass(0), Bid(0, 7), Bid(0, 8)]) == Bid(0, 7)
-    assert choose(spread, [Pass(0), Bid(0, 8), Bid(0, 9)]) == Pass(0)
+def test_f4_bids_by_its_hand_jumping_halfway_to_what_the_spread_is_worth_to_it() -> None:
+    """The spread of (1, 5, 20, 30) is 29. An empty hand (its best below the middle advisor, 20)
+    wants it at a third, 9, as much as a third of 28 cash; one holding a 20 at a quarter, 7; one
+    holding a 30 (the table's best) at a sixth, 4. Each bids halfway from the lowest bid allowed
+    to its limit, rounding up."""
+    bids = [Pass(0), *(Bid(0, amount) for amount in range(12))]
+    assert choose(view(table=(1, 5, 20, 30), cash=28), bids) == Bid(0, 5)  # (0 + 9 + 1) // 2
+    assert choose(view(table=(1, 5, 20, 30), cash=28, advisors=(20,)), bids) == Bid(0, 4)
+    assert choose(view(table=(1, 5, 20, 30), cash=28, advisors=(30,)), bids) == Bid(0, 2)
+    spread = view(table=(1, 5, 20, 30), cash=28)
+    assert choose(spread, [Pass(0), Bid(0, 7), Bid(0, 8)]) == Bid(0, 8)  # (7 + 9 + 1) // 2
+    assert choose(spread, [Pass(0), Bid(0, 10), Bid(0, 11)]) == Pass(0)
+    assert choose(
+        view(table=(1, 5, 20, 30), cash=28, advisors=(20,)), [Pass(0), *bids[9:]]
+    ) == Pass(0)
     poor = view(table=(1, 5, 20, 30), cash=6)  # a third of 6 is 2
     assert choose(poor, [Pass(0), Bid(0, 3)]) == Pass(0)
     assert choose(spread, [Bid(0, 20)]) == Bid(0, 20)
     assert choose(spread, [Pass(0)]) == Pass(0)
+
+
+def test_heuristic_bots_bid_apart_from_each_other_as_their_hands_differ() -> None:
+    """F4: in the first auction of seed 3 (advisors 10, 13, 26, 28, a spread of 18), four
+    heuristic bots with empty hands want the prize at 6 (a third of 18); Ann opens at 3, Bob
+    must beat it and jumps to 5, Cy to 6, and Dee, asked for 7, passes."""
+    game = autorama.new_game(["Ann", "Bob", "Cy", "Dee"], seed=3)
+    bots = {seat: AutoramaBot(seat) for seat in range(4)}
+    stream = Rng(1).stream()
+    while not any(isinstance(event, autorama.AdvisorHired) for event in game.events):
+        seat = game.waiting[0]
+        command = bots[seat].choose(game.view(seat), tuple(game.legal_commands(seat)), stream)
+        game = game.execute(command)
+    bids = [(e.seat, e.amount) for e in game.events if isinstance(e, autorama.BidPlaced)]
+    assert bids == [(0, 3), (1, 5), (2, 6)]
+    assert isinstance(game.events[-1], autorama.AdvisorHired)
+    assert game.events[-1].seat == 3
 
 
 def test_f9_plays_the_best_advisor_only_for_a_wide_spread_of_vehicles() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from avanti import mare
+from avanti.catalog import GAMES
 from avanti.cli import _parser, main, watch
 from avanti.cli.console import problems
 from avanti.core.errors import DecodeError
@@ -77,7 +78,7 @@ def test_demo_and_play_seat_one_player_per_bot_named() -> None:
     assert "Bots: heuristic, random, random\n" in text
     code, text = run("play", "--game", "mare", "--human", "", "--bots", "random,random")
     assert code == 0
-    assert "Avanti mare!: Ann (random), Bob (random)\n" in text
+    assert "Avanti mare!: Ann (random, fish friends), Bob (random, fisher fans)\n" in text
     assert "The game is over." in text
 
 
@@ -247,9 +248,12 @@ def test_play_refuses_bad_input_saves_and_leaves_at_end_of_input(tmp_path: Path)
     assert text.rstrip().endswith("End of input: leaving the game.")
     saved = mare.loads(save.read_text(encoding="utf-8"))
     assert saved.version == 0
-    code, text = run("play", "--resume", str(save), "--human", "0", stdin="1\nquit\n")
+    code, text = run("play", "--resume", str(save), "--human", "0", stdin="1\nleave\n")
     assert code == 0
-    assert "Ann (you), Bob (heuristic), Cy (heuristic)" in text
+    assert (
+        "Ann (you, fish friends), Bob (heuristic, fisher fans), Cy (heuristic, fish friends)"
+        in text
+    )
     assert "Leaving the game." in text
 
 
@@ -269,7 +273,7 @@ def test_play_shows_the_humans_choices_and_plays_to_the_end() -> None:
         stdin="1\n" * 200,
     )
     assert code == 0
-    assert "Ann (seat 0), your move:" in text
+    assert "Ann (seat 0, fish friends), your move:" in text
     assert "  1. roll  (roll the die)" in text
     assert "The game is over." in text
 
@@ -282,7 +286,10 @@ def test_play_offers_the_m6_choice_by_number() -> None:
         if "2. move " in text:
             break
     assert code == 0
-    assert re.search(r"1\. move (blue|orange|yellow|pink)  \(move the \1 fish \(M6\)\)", text)
+    assert re.search(
+        r"1\. move (blue|orange|yellow|pink)  \(move the \1 fish one piece toward the sea \(M6\)\)",
+        text,
+    )
     assert "The game is over." in text
 
 
@@ -537,3 +544,62 @@ def test_the_catalog_raises_library_errors() -> None:
     assert (unknown.value.name, unknown.value.known) == ("chess", ("autorama", "avanti", "mare"))
     with pytest.raises(InvalidSetup, match="Avanti takes 3 to 5 players, not 6"):
         game_info("avanti").player_names(6)
+
+
+def test_play_lets_a_person_pick_the_side_they_back_and_shows_it_in_every_header(
+    tmp_path: Path,
+) -> None:
+    """M2: a player sides with the fishers or with the fish; ``--side`` picks it for the human
+    seats, the headers and the table say it, and ``--save`` keeps the game after every command."""
+    save = tmp_path / "mare.json"
+    code, text = run(
+        "play",
+        "--game",
+        "mare",
+        "--side",
+        "fisher-fans",
+        "--seed",
+        "2",
+        "--save",
+        str(save),
+        stdin="1\nleave\n",
+    )
+    assert code == 0
+    assert text.startswith(
+        "Avanti mare!: Ann (you, fisher fans), Bob (heuristic, fisher fans), "
+        "Cy (heuristic, fish friends)\n"
+    )
+    assert "Ann (seat 0, fisher fans), your move:" in text
+    assert "sides: Ann (you): fisher fans; Bob: fisher fans; Cy: fish friends" in text
+    assert "(such as 'roll' or 'move orange')" in text
+    saved = mare.loads(save.read_text(encoding="utf-8"))
+    assert saved.setup.sides == (
+        mare.Side.FISHER_FANS,
+        mare.Side.FISHER_FANS,
+        mare.Side.FISH_FRIENDS,
+    )
+    assert saved.version >= 1
+    assert f"Saved to {save}; go on with: avanti play --resume {save}" in text
+
+
+def test_side_is_refused_for_a_game_without_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("play", "--game", "autorama", "--side", "fish-friends", stdin="")[0] == 1
+    assert "--side: For Sale: Autorama has no sides to pick" in capsys.readouterr().err
+
+
+def test_each_game_suggests_its_own_inputs() -> None:
+    """The hint of ``avanti play`` names inputs of the game being played (A9, F4, M3)."""
+    hints = {game: run("play", "--game", game, "--seed", "1", stdin="")[1] for game in GAMES}
+    assert "(such as 'marker 12' or 'play 8 for 3')" in hints["avanti"]
+    assert "(such as 'bid 5000' or 'pass')" in hints["autorama"]
+    assert "(such as 'roll' or 'move orange')" in hints["mare"]
+    assert all("'leave' leaves" in hint for hint in hints.values())
+
+
+def test_odds_help_lists_every_policy_and_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    from avanti.cli.odds import VARIANTS
+
+    assert run("odds", "--help")[0] == 0
+    helptext = " ".join(capsys.readouterr().out.split())
+    assert all(policy in helptext for policy in mare.POLICIES)
+    assert all(variant in helptext for variant in VARIANTS)

@@ -25,6 +25,7 @@ from avanti.catalog import GAMES, GameInfo
 from avanti.cli import main
 from avanti.cli import seat as cli
 from avanti.cli.render import drawing_for
+from avanti.core.errors import InvalidSetup
 from tests.hardening.games_avanti import twin as avanti_twin
 
 
@@ -71,7 +72,7 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
     assert "Your hand: card" in text
     assert "(yellow: draw a card)" in text
     assert ". drive  (drive: reveal your card and move)" in text
-    assert "Isabella is dealt cards" in text
+    assert "You are dealt cards" in text  # the seat's own deal, spoken to it
     assert "Jack is dealt 3 cards." in text  # another seat's cards stay hidden (A30)
     assert "Jack is dealt cards" not in text
     assert "The game is over." in text
@@ -129,7 +130,7 @@ def test_replay_as_a_seat_hides_what_that_seat_did_not_see(tmp_path: Path) -> No
     assert "Tina is dealt cards" in everything
     code, seat0 = run("replay", str(path), "--seat", "0")
     assert code == 0
-    assert "Jack is dealt cards" in seat0
+    assert "You are dealt cards" in seat0
     assert "Tina is dealt 3 cards." in seat0
     assert "Tina is dealt cards" not in seat0
     code, _ = run("validate", str(path))
@@ -290,7 +291,10 @@ def test_a_game_without_a_drawing_gets_its_view_as_a_list() -> None:
     assert out.getvalue().split() == ["seat", "1", "score", "42"]
     assert board.after(("an event",))
     assert not board.after(())
-    assert board.explain(None, mare.MoveFish(0, mare.Fish.BLUE)) == ""
+    assert board.explain(None, mare.MoveFish(0, mare.Fish.BLUE), None) == ""
+    assert board.confirm(None, mare.MoveFish(0, mare.Fish.BLUE)) == ""
+    assert board.number(mare.MoveFish(0, mare.Fish.BLUE)) is None
+    assert board.player(None, 0) == ""
 
 
 def test_every_game_names_a_full_table_with_distinct_names() -> None:
@@ -320,7 +324,7 @@ def test_commands_are_explained_in_words_for_the_player() -> None:
         "put the event marker on road space 3 (parking lot 200)",
         "put the event marker on road space 6 (toll 1000)",
         "lay card 13 (2/5/7) to drive 5 (red)",
-        "quit this delivery run",
+        "quit this delivery run: your car stays and you lay no more cards this run (A14)",
         "invest in 1 island step",
         "invest in 2 island steps",
     ]
@@ -346,16 +350,63 @@ def test_commands_are_explained_in_words_for_the_player() -> None:
     ]
 
 
-def test_play_avanti_reads_quit_as_the_a14_command_and_leave_as_leaving() -> None:
-    """A9, A14: in Avanti "quit" is a command (leave the run), so the prompt plays it; "leave"
-    leaves the game."""
+def test_play_avanti_reads_quit_as_the_a14_command_asks_first_and_leave_as_leaving() -> None:
+    """A9, A14: in Avanti "quit" is a command (leave the run, which cannot be taken back), so the
+    prompt asks before it plays it; "leave" leaves the game, as in every game."""
     code, text = run(
-        "play", "--human", "0", "--seed", "1", "--players", "3", stdin="1\n1\nquit\nleave\n"
+        "play",
+        "--human",
+        "0",
+        "--seed",
+        "1",
+        "--players",
+        "3",
+        stdin="12\n1\nquit\nno\nquit\nyes\nleave\n",
     )
     assert code == 0
-    assert "  2. quit  (quit this delivery run)" in text
-    assert "Jack> quit\nJack quits this run." in text
+    assert "  2. quit  (quit this delivery run: your car stays and you lay no more" in text
+    assert (
+        "Type 'yes' to quit, anything else to choose again: no\nNot played; choose again." in text
+    )
+    assert "choose again: yes\nYou quit this run." in text
+    assert text.count("You quit this run.") == 1
     assert text.rstrip().endswith("Jack> leave\nLeaving the game.")
+
+
+@pytest.mark.parametrize("game", ["mare", "autorama"])
+def test_quit_is_no_command_elsewhere_and_the_answer_names_leave(game: str) -> None:
+    """One word leaves every game: "quit" and "exit" are answered with "leave" (M2, F4)."""
+    code, text = run("play", "--game", game, "--seed", "1", stdin="quit\nexit\nleave\n")
+    assert code == 0
+    assert text.count("To leave the game, type 'leave'.") == 2
+    assert text.rstrip().endswith("leave\nLeaving the game.")
+
+
+def test_the_marker_menu_is_typed_by_road_space() -> None:
+    """A4, A7: the list of marker spaces is numbered as the board numbers the road, from 0, so
+    typing 7 puts the marker on road space 7 (not on space 6)."""
+    code, text = run("play", "--seed", "1", "--players", "3", stdin="7\nleave\n")
+    assert code == 0
+    assert "  0. marker 0  (put the event marker on road space 0 (toll 100))" in text
+    assert "  7. marker 7  (put the event marker on road space 7 (parking lot 400))" in text
+    assert "You put the event marker on road space 7; every car starts there." in text
+    code, text = run("play", "--seed", "1", "--players", "3", stdin="34\nleave\n")
+    assert "34 is not on the list: choose 0 to 33." in text
+
+
+def test_the_invest_menu_shows_each_price_before_the_choice() -> None:
+    """A22: island spaces 1, 2, 3 cost 1,000, 2,000 and 2,000 on the default board, so three
+    steps from the start cost 5,000."""
+    game = avanti.new_game(["Jack", "Isabella", "Tina"], seed=1)
+    while game.state.phase is not avanti.Phase.INVESTING:
+        game = game.execute(game.legal_commands()[0])
+    seat = game.waiting[0]
+    lines = cli.text(cli.choices(GAMES["avanti"], game, seat))
+    start = game.view(seat).island[seat]
+    assert start == 0
+    assert "1. invest 0  (invest nothing)" in lines
+    assert "(invest 1: 1,000 for island space 1)" in lines
+    assert "(invest 3: 5,000 for island spaces 1-3)" in lines
 
 
 def test_replay_for_a_seat_heads_others_hidden_commands_without_their_notation(
@@ -417,11 +468,11 @@ def test_play_shows_a_seat_the_turn_the_seat_functions_render() -> None:
     assert code == 0
     game = avanti.new_game(["Jack", "Isabella", "Tina"], seed=7)
     prompt = cli.text(cli.turn(GAMES["avanti"], game, 0))
-    assert prompt.startswith("Delivery run 1 begins; Jack is the starting player.\n")
-    assert "\nJack is dealt cards " in prompt
+    assert prompt.startswith("Delivery run 1 begins; you are the starting player.\n")
+    assert "\nYou are dealt cards " in prompt
     assert "\nIsabella is dealt 3 cards.\n" in prompt
     assert (
-        "Jack (seat 0), your move:\n  1. marker 0  (put the event marker on road space 0" in prompt
+        "Jack (seat 0), your move:\n  0. marker 0  (put the event marker on road space 0" in prompt
     )
     assert f"{prompt}Jack> " in text
 
@@ -443,3 +494,17 @@ def test_an_avanti_twin_shows_a_seat_the_same_command_line() -> None:
     assert cli.replay_text(info, twin, 1) == cli.replay_text(info, game, 1)
     assert cli.text(cli.turn(info, twin, 1)) == cli.text(cli.turn(info, game, 1))
     assert cli.answer(twin, 1, "play 1 for 1") == cli.answer(game, 1, "play 1 for 1")
+
+
+def test_the_catalog_starts_a_game_with_the_sides_named() -> None:
+    """M2: a tool starts Avanti mare! with the sides it was given; a game without sides, or a
+    name that is no side, is refused with the names it takes."""
+    info = GAMES["mare"]
+    assert info.sides == ("fish-friends", "fisher-fans")
+    game = info.new_game(["Ann", "Bob"], seed=1, sides=["fisher-fans", "fish-friends"])
+    assert game.setup.sides == (mare.Side.FISHER_FANS, mare.Side.FISH_FRIENDS)
+    with pytest.raises(InvalidSetup, match="'fish' is no side of Avanti mare!: pick one of"):
+        info.new_game(["Ann", "Bob"], seed=1, sides=["fish", "fish-friends"])
+    with pytest.raises(InvalidSetup, match="Avanti has no sides to pick"):
+        GAMES["avanti"].new_game(["Ann", "Bob", "Cy"], seed=1, sides=["fish-friends"] * 3)
+    assert GAMES["autorama"].narrate([], None, seat=0) == ()

@@ -257,7 +257,10 @@ GAME_FACTS: dict[str, tuple[Fact, Fact]] = {
         lambda svg: (
             {
                 "Chloe took Mechanic 8 and paid $0.",
-                "Isaac took Controller 11 and paid $2,000 and took back $1,000.",
+                (
+                    "Isaac took Controller 11 and paid $2,000 in all "
+                    "($1,000 of the $3,000 bid came back)."
+                ),
                 "Becky took Fleet Manager 15 and paid $4,000.",
             }
             <= set(texts(svg))

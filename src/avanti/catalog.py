@@ -57,6 +57,9 @@ class GameInfo:
     max_players: int
     default_players: tuple[str, ...]
     formats: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+    """The sides a player picks at the start, by name (Avanti mare!'s fish friends and fisher
+    fans, M2); empty for a game without sides."""
 
     @property
     def format(self) -> str:
@@ -67,14 +70,48 @@ class GameInfo:
         """Import the game's package."""
         return importlib.import_module(self.package)
 
-    def new_game(self, players: Sequence[str], seed: int) -> Any:
-        """Start a game of this kind with default options."""
-        return self.load().new_game(list(players), seed=seed)
+    def new_game(
+        self, players: Sequence[str], seed: int, *, sides: Sequence[str] | None = None
+    ) -> Any:
+        """Start a game of this kind with default options; ``sides`` names each seat's side in
+        a game with sides (:attr:`sides`), else the game's default sides.
 
-    def describe(self, event: object, setup: object) -> str:
-        """One line of plain English for an event."""
-        text: str = self.load().describe(event, setup)
+        :raises InvalidSetup: ``sides`` given for a game without sides, or a name that is no
+            side of the game.
+        """
+        if sides is None:
+            return self.load().new_game(list(players), seed=seed)
+        if not self.sides:
+            raise InvalidSetup(f"{self.title} has no sides to pick")
+        bad = [side for side in sides if side not in self.sides]
+        if bad:
+            raise InvalidSetup(
+                f"{bad[0]!r} is no side of {self.title}: pick one of {', '.join(self.sides)}"
+            )
+        return self.load().new_game(list(players), seed=seed, sides=[*sides])
+
+    def describe(self, event: object, setup: object, *, seat: int | None = None) -> str:
+        """One line of plain English for an event, for ``seat`` (its own deeds in the second
+        person) or, with ``None``, for anybody. A line may depend on earlier events (Avanti's
+        road spaces follow the event marker): :meth:`narrate` tells a stream."""
+        module = self.load()
+        text: str = (
+            module.describe(event, setup)
+            if seat is None
+            else module.describe(event, setup, seat=seat)
+        )
         return text
+
+    def narrate(
+        self, events: Sequence[object], setup: object, *, seat: int | None = None, after: int = 0
+    ) -> tuple[str, ...]:
+        """One line of plain English for each event of ``events[after:]``, for ``seat``; the
+        events before ``after`` are read for what the lines depend on (the game's ``narrate``)."""
+        narrate = getattr(self.load(), "narrate", None)
+        if narrate is None:  # a game whose lines need no earlier event
+            return tuple(self.describe(event, setup, seat=seat) for event in events[after:])
+        lines: tuple[str, ...] = narrate(events, setup, seat=seat, after=after)
+        return lines
 
     def player_names(self, count: int | None = None) -> tuple[str, ...]:
         """``count`` distinct player names: the default table, then more names as needed.
@@ -146,6 +183,7 @@ register(
         max_players=6,
         default_players=("Ann", "Bob", "Cy"),
         formats=("avanti.mare",),
+        sides=("fish-friends", "fisher-fans"),
     )
 )
 register(

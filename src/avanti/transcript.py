@@ -38,10 +38,12 @@ def _state_block(info: GameInfo, game: Any, seats: int) -> list[str]:
 
 
 def _event_block(info: GameInfo, game: Any, events: tuple[Any, ...]) -> list[str]:
+    """The last ``events`` of ``game``, in words (after the whole log before them) and as data."""
     codec = game.rules.codec
     lines = ["events:"]
-    for event in events:
-        lines.append(f"  - {info.describe(event, game.setup)}")
+    told = info.narrate(game.events, game.setup, after=len(game.events) - len(events))
+    for event, line in zip(events, told, strict=True):
+        lines.append(f"  - {line}")
         lines.append(f"    {json.dumps(codec.event_to_data(event), sort_keys=True)}")
     return lines
 

@@ -9,6 +9,8 @@ import pytest
 from avanti.autorama import (
     CODEC,
     Bid,
+    BidPlaced,
+    GameEnded,
     Offer,
     OfferWithLawyer,
     Options,
@@ -110,7 +112,8 @@ def test_describe_writes_one_line_per_event_in_dollars() -> None:
         "Chloe passed.",
         "Chloe took Mechanic 8 and paid $0.",
         "Isaac passed.",
-        "Isaac took Controller 11 and paid $2,000 and took back $1,000.",
+        # F5: half of the $3,000 bid comes back, so $2,000 is what taking it cost.
+        "Isaac took Controller 11 and paid $2,000 in all ($1,000 of the $3,000 bid came back).",
         "Becky took Fleet Manager 15 and paid $4,000.",
         "Phase 2, round 1: vehicles 9, 12, 30 are up; Becky plays first.",
         "Becky played Fleet Manager 15, paying $3,000 to count as 33.",
@@ -121,7 +124,18 @@ def test_describe_writes_one_line_per_event_in_dollars() -> None:
 def test_describe_covers_every_event_of_a_whole_game() -> None:
     game = final_round()
     lines = [describe(e, game.setup) for e in game.events]
-    assert lines[-1] == "Game over: Isaac $39,000, Becky $32,000, Chloe $10,000. Isaac wins."
+    # F19: Chloe's $2,000 of cash counts three times more for her three Financial Advisors.
+    assert lines[-1] == (
+        "Game over: Isaac $39,000 ($39,000 in checks + $0 cash), "
+        "Becky $32,000 ($32,000 in checks + $0 cash), "
+        "Chloe $10,000 ($2,000 in checks + $2,000 cash + $6,000 bonus). Isaac wins."
+    )
+    old = GameEnded((39, 32, 10), (ISAAC,))  # a document written before the breakdown
+    assert describe(old, game.setup) == (
+        "Game over: Isaac $39,000, Becky $32,000, Chloe $10,000. Isaac wins."
+    )
+    assert describe(game.events[-1], game.setup, seat=ISAAC).startswith("Game over: you $39,000")
+    assert describe(BidPlaced(ISAAC, 3), game.setup, seat=ISAAC) == "You bid $3,000."
     for seat in (ISAAC, None):
         for event in game.events_for(seat):
             assert describe(event, game.setup)
@@ -130,3 +144,18 @@ def test_describe_covers_every_event_of_a_whole_game() -> None:
 def test_use_mechanic_outside_phase_three_is_refused() -> None:
     game = new_game(["Ann", "Bob", "Cy"], seed=4)
     refused(game, UseMechanic(0), CoreReason.WRONG_PHASE, "F16")
+
+
+def test_a_bid_in_dollars_is_refused_naming_the_unit() -> None:
+    """F2, F4: the library counts money in thousands; a bid of 3000 (meant as $3,000) is more
+    than the 28 (thousand) a seat starts with, and the refusal says how to bid $3,000."""
+    game = build(advisor_deck=(8, 11, 15), vehicle_deck=(9, 12, 30), check_deck=(0, 2, 3))
+    with pytest.raises(IllegalCommand) as info:
+        game.execute(Bid(ISAAC, 3000))
+    assert info.value.message.endswith(
+        "the bid cannot exceed your cash ($28,000); amounts are counted in thousands: "
+        f"Bid({ISAAC}, 3) bids $3,000"
+    )
+    with pytest.raises(IllegalCommand) as info:
+        game.execute(Bid(ISAAC, 29))
+    assert "thousands" not in info.value.message

@@ -2,7 +2,7 @@
 
 The transcript in ``transcripts/four_players_seed_7.txt`` was read through by hand against the
 rules (tolls by space, leapfrogs, quits, retreats, ATMs, the next run's marker and starting
-player). Any change to the rules or to :func:`avanti.describe` shows up here as a diff to read.
+player). Any change to the rules or to :func:`avanti.narrate` shows up here as a diff to read.
 Regenerate it with ``PYTHONPATH=src python -m tests.avanti.test_transcript``.
 """
 
@@ -25,7 +25,7 @@ def transcript() -> str:
         if rnd.random() < 0.9:
             commands = tuple(c for c in commands if not isinstance(c, avanti.Quit)) or commands
         game = game.execute(rnd.choice(commands))
-    return "".join(avanti.describe(event, game.setup) + "\n" for event in game.events)
+    return "".join(line + "\n" for line in avanti.narrate(game.events, game.setup))
 
 
 def test_the_seed_7_game_reads_as_recorded() -> None:

@@ -17,6 +17,7 @@ from avanti.mare import (
     FishFreed,
     FishSwam,
     GameEnded,
+    InvalidSetup,
     MoveDeclined,
     MoveOffered,
     Options,
@@ -27,7 +28,9 @@ from avanti.mare import (
     TurnPassed,
     View,
     describe,
+    narrate,
     new_game,
+    public_setup,
     redact,
     view,
 )
@@ -107,3 +110,28 @@ def test_describe_says_an_owed_move_is_owed() -> None:
     setup = attrs.evolve(SETUP, options=Options(free_fish_move_owed=True))
     line = describe(MoveOffered(1, Fish.YELLOW), setup)
     assert line == "The yellow fish is free already: Bob moves another fish."
+
+
+def test_describe_speaks_to_the_viewing_seat_from_its_public_setup() -> None:
+    """M2, M3, M6: the seat reading the line is "you"; the public setup is enough to say it."""
+    public = public_setup(attrs.evolve(SETUP, options=Options(free_fish_move_owed=True)))
+    assert describe(DieRolled(1, Face.RED), public, seat=1) == "You roll red."
+    assert describe(DieRolled(1, Face.RED), public, seat=0) == "Bob rolls red."
+    assert describe(MoveOffered(1, Fish.YELLOW), public, seat=1) == (
+        "The yellow fish is free already: you move another fish."
+    )
+    assert describe(TurnPassed(1), public, seat=1) == "Your turn."
+    assert describe(GameEnded(Result.FISH, 3, 1), public, seat=0) == (
+        "The game ends with 3 fish free and 1 caught: the fish friends win (you, Bob)."
+    )
+    events = (DieRolled(1, Face.RED), TurnPassed(2))
+    assert narrate(events, public, seat=2, after=1) == ("Your turn.",)
+
+
+def test_a_side_may_be_given_by_its_name() -> None:
+    """M2: ``new_game`` takes each side as a :class:`Side` or by its name; a wrong name is
+    refused, naming M2."""
+    game = new_game(["Ann", "Bob"], seed=1, sides=["fisher-fans", Side.FISHER_FANS])
+    assert game.setup.sides == (Side.FISHER_FANS, Side.FISHER_FANS)
+    with pytest.raises(InvalidSetup, match="M2"):
+        new_game(["Ann", "Bob"], seed=1, sides=["fishers", "fish-friends"])

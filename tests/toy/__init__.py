@@ -251,8 +251,9 @@ def loads(text: str | bytes) -> Game:
     return Game.loads(text)
 
 
-def describe(event: Event, setup: Setup) -> str:
-    """One line of plain English for an event."""
+def describe(event: Event, setup: Setup, *, seat: int | None = None) -> str:
+    """One line of plain English for an event; this toy names every seat, the reader's too
+    (``seat`` is the reader, which a game may speak to as "you")."""
     if isinstance(event, BonusDealt):
         bonus = "a secret bonus" if event.bonus is None else f"a bonus of {event.bonus}"
         return f"{setup.players[event.seat]} is dealt {bonus}."

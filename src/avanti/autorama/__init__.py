@@ -27,7 +27,7 @@ from avanti.autorama.commands import (
     TakeBack,
     UseMechanic,
 )
-from avanti.autorama.describe import advisor_name, describe
+from avanti.autorama.describe import advisor_name, describe, narrate
 from avanti.autorama.encoding import AutoramaEncoding, encoding
 from avanti.autorama.events import (
     AdvisorHired,
@@ -53,6 +53,7 @@ from avanti.autorama.events import (
     VehicleTakenBack,
 )
 from avanti.autorama.evolve import evolve
+from avanti.autorama.explain import explain
 from avanti.autorama.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.autorama.reasons import Reason
 from avanti.autorama.rules import legal_commands, outcome, waiting
@@ -131,9 +132,11 @@ __all__ = [
     "encoding",
     "evolve",
     "execute",
+    "explain",
     "kind_of",
     "legal_commands",
     "loads",
+    "narrate",
     "new_game",
     "outcome",
     "picture",

@@ -44,8 +44,12 @@ class AutoramaBot:
     """Pays for spread, plays its strength where it counts, sells by the size of the checks.
 
     - Hiring advisors (F4, F5): the prize of winning an auction is the gap between the best and
-      the worst advisor on the table. The bot keeps bidding the lowest amount allowed while the
-      high bid is below a quarter of that gap (and below a third of its cash), then passes.
+      the worst advisor on the table, and what it is worth depends on the hand (F9-F11: the
+      advisors decide the vehicles). A hand that already holds an advisor as strong as the
+      table's best wants it less (a sixth of the gap), a hand whose best is below the table's
+      middle advisor wants it more (a third), any other a quarter; never more than a third of
+      its cash. Up to that limit the bot jumps halfway from the lowest bid allowed to its limit,
+      so its bids say how much it wants the prize; above it, it passes.
     - Buying vehicles (F9-F11): when the vehicles on the table are far apart (the best at least
       ``wide`` above the worst) it plays its best advisor to take the best vehicle; otherwise
       its worst advisor, saving the good ones. It never pays for a Fleet Manager's boost.
@@ -86,13 +90,24 @@ class AutoramaBot:
         passing = next((c for c in legal if isinstance(c, Pass)), None)
         if not bids:
             return passing or legal[0]
-        table = view.table or (0,)
+        table = sorted(view.table or (0,))
         cash = view.cash or 0
-        limit = min((max(table) - min(table)) // 4, cash // 3)
+        gap = table[-1] - table[0]
+        held = max(view.advisors, default=0)
+        if held >= table[-1]:
+            worth = gap // 6
+        elif held < table[len(table) // 2]:
+            worth = gap // 3
+        else:
+            worth = gap // 4
+        limit = min(worth, cash // 3)
         cheapest = min(bids, key=lambda c: c.amount)
-        if cheapest.amount <= limit or passing is None:
-            return cheapest
-        return passing
+        if cheapest.amount > limit:
+            return cheapest if passing is None else passing
+        target = (cheapest.amount + limit + 1) // 2
+        return min(
+            (c for c in bids if c.amount <= limit), key=lambda c: (abs(c.amount - target), c.amount)
+        )
 
     def _buy(self, view: View, legal: Sequence[Command]) -> Command:
         plain: list[Command] = [c for c in legal if isinstance(c, PlayAdvisor) and not c.boost]

@@ -26,6 +26,7 @@ class Bid:
 
     seat: int
     amount: int
+    """Your total bid, in thousands (``3`` is $3,000; F2): ``Bid(seat, 3)`` bids $3,000 (F4)."""
 
 
 @frozen

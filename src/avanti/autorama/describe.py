@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from avanti.autorama.cards import dollars, kind_of
@@ -29,9 +29,9 @@ from avanti.autorama.events import (
     VehiclesRevealed,
     VehicleTakenBack,
 )
-from avanti.autorama.setup import Setup
+from avanti.autorama.setup import PublicSetup, Setup
 
-__all__ = ["advisor_name", "describe"]
+__all__ = ["advisor_name", "describe", "narrate"]
 
 
 def advisor_name(advisor: int) -> str:
@@ -47,13 +47,37 @@ def _checks(checks: tuple[int, ...]) -> str:
     return ", ".join(dollars(c) for c in checks)
 
 
-def describe(event: Event, setup: Setup) -> str:
-    """One line saying what ``event`` was (F1-F20), naming players, money in dollars.
+def describe(event: Event, setup: Setup | PublicSetup, *, seat: int | None = None) -> str:
+    """One line saying what ``event`` was (F1-F20), naming players as in ``setup`` (the full
+    setup or the :class:`~avanti.autorama.PublicSetup` a seat has), money in dollars.
 
-    Works on redacted events too (hidden facts read as "face down").
+    ``seat``: the seat the line is for; it reads itself as "you". Works on redacted events too
+    (hidden facts read as "face down").
+
+    >>> from avanti.autorama import BidPlaced, Setup, describe
+    >>> setup = Setup(("Ann", "Bob", "Cy"))
+    >>> describe(BidPlaced(1, 3), setup), describe(BidPlaced(1, 3), setup, seat=1)
+    ('Bob bid $3,000.', 'You bid $3,000.')
     """
-    names = setup.players
-    return _LINES[type(event)](event, names)
+    names = tuple("you" if i == seat else name for i, name in enumerate(setup.players))
+    line = _LINES[type(event)](event, names)
+    if line.startswith("you "):
+        line = "Y" + line[1:]
+    return line.replace("you kept their", "you kept your").replace(
+        "You kept their", "You kept your"
+    )
+
+
+def narrate(
+    events: Sequence[Event],
+    setup: Setup | PublicSetup,
+    *,
+    seat: int | None = None,
+    after: int = 0,
+) -> tuple[str, ...]:
+    """One line per event of ``events[after:]``, as :func:`describe` says it for ``seat``
+    (every game offers ``narrate``; in Autorama no line depends on an earlier event)."""
+    return tuple(describe(event, setup, seat=seat) for event in events[after:])
 
 
 def _shuffled(e: DecksShuffled, names: tuple[str, ...]) -> str:
@@ -77,9 +101,10 @@ def _passed(e: Passed, names: tuple[str, ...]) -> str:
 
 
 def _hired(e: AdvisorHired, names: tuple[str, ...]) -> str:
+    """What taking an advisor cost in all (F5, F6): a bid half returned reads as the half paid."""
     money = f"paid {dollars(e.paid)}"
     if e.bid != e.paid:
-        money += f" and took back {dollars(e.bid - e.paid)}"
+        money += f" in all ({dollars(e.bid - e.paid)} of the {dollars(e.bid)} bid came back)"
     return f"{names[e.seat]} took {advisor_name(e.advisor)} and {money}."
 
 
@@ -148,10 +173,22 @@ def _sold(e: VehicleSold, names: tuple[str, ...]) -> str:
 
 
 def _ended(e: GameEnded, names: tuple[str, ...]) -> str:
-    totals = ", ".join(f"{names[s]} {dollars(t)}" for s, t in enumerate(e.totals))
+    """The totals, each with its checks, cash and bonus where the event records them (F19)."""
+    totals = ", ".join(
+        f"{names[s]} {dollars(t)}{_breakdown(e, s, t)}" for s, t in enumerate(e.totals)
+    )
     winners = " and ".join(names[s] for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
     return f"Game over: {totals}. {winners} {verb}."
+
+
+def _breakdown(e: GameEnded, seat: int, total: int) -> str:
+    if len(e.checks) != len(e.totals) or len(e.cash) != len(e.totals):
+        return ""  # a document written before the breakdown was recorded
+    checks, cash = e.checks[seat], e.cash[seat]
+    bonus = total - checks - cash
+    extra = f" + {dollars(bonus)} bonus" if bonus else ""
+    return f" ({dollars(checks)} in checks + {dollars(cash)} cash{extra})"
 
 
 _LINES: dict[type, Callable[[Any, tuple[str, ...]], str]] = {

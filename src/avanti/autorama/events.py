@@ -46,9 +46,13 @@ class DecksShuffled:
     advisors: tuple[int, ...] | None
     vehicles: tuple[int, ...] | None
     checks: tuple[int, ...] | None
+    """The checks of the deck, top first, each in thousands (``3`` is $3,000; F2); ``None``
+    where hidden."""
     removed_advisors: tuple[int, ...] | None
     removed_vehicles: tuple[int, ...] | None
     removed_checks: tuple[int, ...] | None
+    """The checks removed face down, each in thousands (``3`` is $3,000; F2); ``None`` where
+    hidden."""
 
 
 @frozen
@@ -66,6 +70,7 @@ class BidPlaced:
 
     seat: int
     amount: int
+    """The total bid, in thousands (``3`` is $3,000; F2)."""
 
 
 @frozen
@@ -82,7 +87,9 @@ class AdvisorHired:
     seat: int
     advisor: int
     bid: int
+    """The total bid the seat had in front of it, in thousands (``3`` is $3,000; F2)."""
     paid: int
+    """What taking the advisor cost in all, in thousands (``3`` is $3,000; F5, F6)."""
 
 
 @frozen
@@ -93,6 +100,7 @@ class ConsultantPaid:
     advisor: int
     payer: int
     amount: int
+    """What the Consultant brought, in thousands (``3`` is $3,000; F7)."""
 
 
 @frozen
@@ -129,6 +137,7 @@ class BonusReceived:
     seat: int
     advisor: int
     amount: int
+    """The bonus, in thousands (``3`` is $3,000; F11)."""
 
 
 @frozen
@@ -137,6 +146,7 @@ class ChecksRevealed:
 
     round: int
     checks: tuple[int, ...]
+    """The checks on the table, each in thousands (``3`` is $3,000; F14)."""
 
 
 @frozen
@@ -210,14 +220,27 @@ class VehicleSold:
     seat: int
     vehicle: int
     check: int
+    """The check the vehicle sold for, in thousands (``3`` is $3,000; F17)."""
 
 
 @frozen
 class GameEnded:
-    """F18-F20: every vehicle is sold; ``totals`` per seat and the ``winners``."""
+    """F18-F20: every vehicle is sold; ``totals`` per seat and the ``winners``.
+
+    Money in thousands of dollars (``1`` is $1,000). ``checks`` and ``cash`` break each total
+    down (F19): what the seat's checks count for (Controllers and Restoration Specialists
+    applied) and its cash; the rest of a total is its Financial Advisors' bonus. Both are empty
+    in a document written before they were recorded.
+    """
 
     totals: tuple[int, ...]
+    """Each seat's money in all, in thousands (F19)."""
     winners: tuple[int, ...]
+    """The seats that won (F20)."""
+    checks: tuple[int, ...] = ()
+    """Each seat's checks as they count, in thousands (F19)."""
+    cash: tuple[int, ...] = ()
+    """Each seat's cash at the end, in thousands (F19)."""
 
 
 Event = (

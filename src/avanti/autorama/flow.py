@@ -61,4 +61,12 @@ class Emitter:
             self.emit(ChecksRevealed(state.round + 1, state.check_deck[:n]))
         else:
             result = score(state)
-            self.emit(GameEnded(tuple(s.total for s in result.scores), result.winners))
+            scores = result.scores
+            self.emit(
+                GameEnded(
+                    tuple(s.total for s in scores),
+                    result.winners,
+                    tuple(s.check_total for s in scores),
+                    tuple(s.cash for s in scores),
+                )
+            )

@@ -57,9 +57,16 @@ def decide_bid(state: GameState, command: Bid) -> Emitter:
         )
     cash = state.cash[command.seat]
     if command.amount > cash:
+        unit = ""
+        if command.amount >= 1000 and command.amount % 1000 == 0:
+            thousands = command.amount // 1000
+            unit = (
+                f"; amounts are counted in thousands: Bid({command.seat}, {thousands}) "
+                f"bids {dollars(thousands)}"
+            )
         refuse(
             Reason.BID_OVER_CASH,
-            f"the bid cannot exceed your cash ({dollars(cash)})",
+            f"the bid cannot exceed your cash ({dollars(cash)}){unit}",
             rule="F4",
             command=command,
         )

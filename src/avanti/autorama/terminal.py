@@ -10,24 +10,16 @@ from rich.text import Text
 
 from avanti.autorama import (
     AdvisorHired,
-    Bid,
-    Command,
     GameEnded,
-    Offer,
-    OfferWithLawyer,
-    Pass,
     Phase,
-    PlayAdvisor,
     Setup,
     Step,
-    TakeBack,
-    UseMechanic,
     VehicleBought,
     VehicleSold,
     View,
-    advisor_name,
     dollars,
 )
+from avanti.autorama.explain import explain
 from avanti.core.terminal import Drawing
 
 __all__ = ["DRAWING", "draw", "explain", "header"]
@@ -117,36 +109,10 @@ def _after(events: tuple[Any, ...]) -> bool:
     return any(isinstance(e, (AdvisorHired, VehicleBought, VehicleSold, GameEnded)) for e in events)
 
 
-def explain(setup: Setup, command: Command) -> str:
-    """A command of For Sale: Autorama in words (F4, F5, F9, F10, F14-F16).
-
-    An offer of two says which Lawyer it uses where a player may choose one (F15): the one it
-    names, or the highest for a plain :class:`Offer`; with ``lawyer_single_use``, that the named
-    one is then discarded.
-    """
-    if isinstance(command, Bid):
-        return f"bid {dollars(command.amount)}"
-    if isinstance(command, Pass):
-        return "pass: take the lowest advisor and half your bid back"
-    if isinstance(command, PlayAdvisor):
-        boost = " with its boost (pays $3,000)" if command.boost else ""
-        return f"play {advisor_name(command.advisor)}{boost}"
-    if isinstance(command, Offer):
-        vehicles = " and ".join(str(v) for v in command.vehicles)
-        options = setup.options
-        which = "your highest" if options.lawyer_single_use or options.lawyer_choice else "a"
-        lawyer = f" (with {which} Lawyer)" if len(command.vehicles) == 2 else ""
-        return f"offer vehicle{'s' if lawyer else ''} {vehicles}{lawyer}"
-    if isinstance(command, OfferWithLawyer):
-        vehicles = " and ".join(str(v) for v in command.vehicles)
-        then = ", then discard it" if setup.options.lawyer_single_use else ""
-        return f"offer vehicles {vehicles} with Lawyer {command.lawyer}{then}"
-    if isinstance(command, TakeBack):
-        return f"take back vehicle {command.vehicle}"
-    if isinstance(command, UseMechanic):
-        return "use a Mechanic: take the second-lowest check"
-    return "keep your Mechanics: take the lowest check"
-
-
-DRAWING = Drawing(draw=draw, after=_after, explain=explain)
+DRAWING = Drawing(
+    draw=draw,
+    after=_after,
+    explain=explain,
+    examples=("bid 5000", "pass", "play 14", "offer 12"),
+)
 """How the command line draws For Sale: Autorama."""

@@ -44,13 +44,17 @@ class View:
     removed: tuple[int, int, int]
     """How many advisors, vehicles and checks were removed (not which, F1)."""
     cash: int | None
+    """The seat's own cash, in thousands (``3`` is $3,000; F2); ``None`` for a spectator."""
     advisors: tuple[int, ...]
     vehicles: tuple[int, ...]
     checks: tuple[int, ...]
+    """The seat's own checks, each in thousands (``3`` is $3,000; F17)."""
     advisor_counts: tuple[int, ...]
     vehicle_counts: tuple[int, ...]
     check_counts: tuple[int, ...]
     bids: tuple[int | None, ...]
+    """Each seat's bid this auction, in thousands (``3`` is $3,000; F2); ``None`` for no bid
+    (F4)."""
     active: tuple[bool, ...]
     played: tuple[int | None, ...]
     boosted: tuple[bool, ...]

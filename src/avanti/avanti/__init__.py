@@ -8,7 +8,7 @@ notation, bots, terminal drawing and SVG pictures.
 from avanti.avanti.board import DEFAULT_BOARD, Board, Space, SpaceKind, load_board
 from avanti.avanti.commands import Command, Drive, Invest, PlaceEventMarker, PlayCard, Quit
 from avanti.avanti.deck import DEFAULT_DECK, Deck, PowerCard, is_yellow, load_deck
-from avanti.avanti.describe import describe
+from avanti.avanti.describe import describe, narrate
 from avanti.avanti.encoding import AvantiEncoding, encoding
 from avanti.avanti.events import (
     AtmWithdrawn,
@@ -36,6 +36,7 @@ from avanti.avanti.events import (
     TollPaid,
 )
 from avanti.avanti.evolve import evolve
+from avanti.avanti.explain import explain
 from avanti.avanti.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.avanti.legal import legal_commands
 from avanti.avanti.options import RuleOptions
@@ -142,11 +143,13 @@ __all__ = [
     "encoding",
     "evolve",
     "execute",
+    "explain",
     "is_yellow",
     "legal_commands",
     "load_board",
     "load_deck",
     "loads",
+    "narrate",
     "new_game",
     "picture",
     "public_setup",

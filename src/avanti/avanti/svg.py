@@ -37,7 +37,7 @@ from collections.abc import Iterator, Sequence
 
 from avanti.avanti.board import DEFAULT_BOARD, Board, Space
 from avanti.avanti.deck import DEFAULT_DECK, Deck, is_yellow
-from avanti.avanti.describe import describe
+from avanti.avanti.describe import narrate
 from avanti.avanti.events import (
     AtmWithdrawn,
     BankPaid,
@@ -409,19 +409,15 @@ class _Drawing:
         if view.laid is not None:
             lines.append(f"You laid {self.card_words(view.laid[0])} to drive {view.laid[1]}.")
         if self.last:
-            setup = Setup(self.names, 0)  # describe reads only the names
-            lines.append("Last move: " + " ".join(describe(e, setup) for e in self.last))
+            lines.append("Last move: " + " ".join(self._last_words()))
         return "\n".join(lines)
 
     def _last_lines(self) -> list[str]:
         """The last move in words, wrapped; a long one keeps its first and its last lines."""
-        setup = Setup(self.names, 0)
         lines = [
             line
-            for event in self.last
-            for line in textwrap.wrap(
-                describe(event, setup), _LAST_WIDTH, subsequent_indent=_INDENT
-            )
+            for words in self._last_words()
+            for line in textwrap.wrap(words, _LAST_WIDTH, subsequent_indent=_INDENT)
         ]
         if len(lines) > _LAST_LINES:
             keep = (_LAST_LINES - 1) // 2
@@ -430,6 +426,13 @@ class _Drawing:
             )
             lines = [*lines[:keep], middle, *lines[-keep:]]
         return lines
+
+    def _last_words(self) -> tuple[str, ...]:
+        """The last move in words, cars on the road spaces of the board (A4): the view's
+        marker is the marker of the last move's run, unless the move placed a new one."""
+        setup = Setup(self.names, 0, board=self.board)  # the names and the road's length
+        placed = any(isinstance(event, EventMarkerPlaced) for event in self.last)
+        return narrate(self.last, setup, marker=None if placed else self.view.marker)
 
     def _deltas(self) -> list[int]:
         """What each seat gained or lost in the last move (A15, A17, A21, A22)."""

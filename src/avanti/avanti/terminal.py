@@ -9,9 +9,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from avanti.avanti.commands import Command, Drive, Invest, PlayCard, Quit
-from avanti.avanti.deck import is_yellow
+from avanti.avanti.commands import Command, PlaceEventMarker, Quit
 from avanti.avanti.events import GameEnded, RoundStarted, RunEnded
+from avanti.avanti.explain import explain
 from avanti.avanti.setup import Setup
 from avanti.avanti.views import View
 from avanti.core.terminal import Drawing
@@ -119,23 +119,27 @@ def _after(events: tuple[Any, ...]) -> bool:
     return any(isinstance(e, (RoundStarted, RunEnded, GameEnded)) for e in events)
 
 
-def explain(setup: Setup, command: Command) -> str:
-    """An Avanti command in words, with what the board says about it (A7, A8, A9, A22)."""
-    track = setup.board.track
-    if isinstance(command, PlayCard):
-        numbers = "/".join(str(n) for n in setup.deck.cards[command.card].numbers)
-        colour = "yellow: draw a card" if is_yellow(command.number) else "red"
-        return f"lay card {command.card} ({numbers}) to drive {command.number} ({colour})"
-    if isinstance(command, Drive):
-        return "drive: reveal your card and move"
+def _confirm(setup: Setup, command: Command) -> str:
+    """Quitting a run cannot be taken back (A14): the terminal asks first."""
     if isinstance(command, Quit):
-        return "quit this delivery run"
-    if isinstance(command, Invest):
-        return f"invest in {command.steps} island step{'s' if command.steps != 1 else ''}"
-    space = track[command.space]
-    kind = f"parking lot {space.amount}" if space.is_parking else f"toll {space.amount}"
-    return f"put the event marker on road space {command.space} ({kind})"
+        return (
+            "Quit this delivery run? Your car stays where it is and you lay no more cards "
+            "until the run ends (A14). Type 'yes' to quit, anything else to choose again: "
+        )
+    return ""
 
 
-DRAWING = Drawing(draw=draw, after=_after, explain=explain)
+def _number(command: Command) -> int | None:
+    """A menu of road spaces is typed by the space's own number, as the board prints it (A4)."""
+    return command.space if isinstance(command, PlaceEventMarker) else None
+
+
+DRAWING = Drawing(
+    draw=draw,
+    after=_after,
+    explain=explain,
+    examples=("marker 12", "play 8 for 3", "drive", "quit", "invest 2"),
+    confirm=_confirm,
+    number=_number,
+)
 """How the command line draws Avanti."""

@@ -1,8 +1,9 @@
 """The ``avanti`` command line: watch, play, simulate, replay and check games.
 
 - ``avanti demo [--game G] [--seed N]``: bots play one game, told event by event, table drawn.
-- ``avanti play [--human 0,2]``: people and bots at one table; ``save FILE`` at any prompt. A
-  seat is shown only what it may see; the seed is a secret random one unless ``--seed`` is given.
+- ``avanti play [--human 0,2] [--side SIDE] [--save FILE]``: people and bots at one table;
+  ``save FILE`` at any prompt, ``leave`` to leave. A seat is shown only what it may see; the
+  seed is a secret random one unless ``--seed`` is given.
 - ``avanti simulate --game G --games N --bots random,heuristic,...``: many games in parallel,
   with win rates (95% Wilson intervals) and game lengths; ``--json [FILE]``, ``--plot FILE.png``,
   ``--engine ray``, ``--resume``.
@@ -47,8 +48,8 @@ EXAMPLES = {
         "avanti demo --bots heuristic,random,random --save game.json",
     ),
     "play": (
-        "avanti play --game autorama --players 3 --human 0",
-        "avanti play --game mare --human 0,2 --bots random",
+        "avanti play --game mare --side fisher-fans --save game.json",
+        "avanti play --game autorama --human 0,2 --bots random",
     ),
     "simulate": (
         "avanti simulate --game mare --games 200 --bots heuristic,random --rotate",
@@ -139,6 +140,20 @@ def _run_options(command: argparse.ArgumentParser, grow: str) -> None:
     )
 
 
+def _mare_policies() -> tuple[str, ...]:
+    """The M6 policies ``avanti odds --policy`` takes, by name."""
+    from avanti.cli.odds import POLICIES
+
+    return tuple(POLICIES)
+
+
+def _mare_variants() -> tuple[str, ...]:
+    """The M9 variants ``avanti odds --variant`` takes, by name."""
+    from avanti.cli.odds import VARIANTS
+
+    return tuple(VARIANTS)
+
+
 def _parser() -> argparse.ArgumentParser:
     """The argument parser of the ``avanti`` command."""
     top = argparse.ArgumentParser(
@@ -168,6 +183,19 @@ def _parser() -> argparse.ArgumentParser:
         help=f"one bot for the other seats, or one per seat, human seats' skipped ({kinds})",
     )
     play.add_argument("--resume", type=Path, default=None, help="go on with a saved game")
+    play.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the game to FILE after every command and at the end",
+    )
+    play.add_argument(
+        "--side",
+        default=None,
+        choices=sorted({side for info in GAMES.values() for side in info.sides}),
+        help="the side your seats back, in a game with sides (Avanti mare!, M2)",
+    )
 
     simulate = _add_command(sub, "simulate", "many games between bots, with win rates")
     _game_option(simulate, sorted(GAMES), DEFAULT_GAME)
@@ -216,8 +244,16 @@ def _parser() -> argparse.ArgumentParser:
 
     odds = _add_command(sub, "odds", "the exact odds of Avanti mare!")
     _game_option(odds, ["mare"], "mare")
-    odds.add_argument("--policy", default="all", help="an M6 policy, or all (default)")
-    odds.add_argument("--variant", default="rulebook", help="an M9 variant, or all")
+    odds.add_argument(
+        "--policy",
+        default="all",
+        help=f"an M6 policy: {', '.join(_mare_policies())}, or all (default)",
+    )
+    odds.add_argument(
+        "--variant",
+        default="rulebook",
+        help=f"an M9 variant: {', '.join(_mare_variants())}, or all",
+    )
     odds.add_argument("--exact", action="store_true", help="write out every fraction")
 
     serve = _add_command(sub, "serve", "serve games over HTTP and WebSockets")

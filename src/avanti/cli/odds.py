@@ -1,7 +1,8 @@
 """``avanti odds --game mare``: the exact chances of each result of Avanti mare!.
 
 The default variant is the rulebook, where the move after a free fish's colour may be declined
-(M6); ``--variant move-owed`` reads the move as owed, as published simulators do.
+(M6); ``--variant move-owed`` reads the move as owed, as published simulators do. Drawing the
+table needs rich (the ``cli`` extra); the names of the policies and variants do not.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from fractions import Fraction
 from typing import TextIO
 
 from attrs import evolve
-from rich.table import Table
 
-from avanti.cli.console import make_console, say
 from avanti.core.errors import InvalidArgument
 from avanti.mare import POLICIES, CaughtFishRoll, Face, FreeFishRoll, Options, Policy, odds
 
-__all__ = ["VARIANTS", "check", "odds_command"]
+__all__ = ["POLICIES", "VARIANTS", "check", "odds_command"]
 
 _OWED = Options(free_fish_move_owed=True)
 
@@ -62,6 +61,10 @@ def _cell(value: Fraction) -> str:
 
 def odds_command(args: argparse.Namespace, out: TextIO) -> int:
     """Print the exact odds of each result under each chosen policy and variant."""
+    from rich.table import Table  # here: the help lists the variants without rich
+
+    from avanti.cli.console import make_console, say
+
     policies: tuple[Policy, ...] = POLICIES if args.policy == "all" else (args.policy,)
     variants = list(VARIANTS) if args.variant == "all" else [args.variant]
     table = Table(title="Avanti mare!: exact chances of each result (M8)")

@@ -1,10 +1,12 @@
 """``avanti play``: people and bots at one table, in the terminal.
 
-Human seats see only their own view and the events as their seat may see them; the legal
-commands are listed by number with their notation, and a number or the notation picks one.
-``save FILE`` writes the game to JSON at any prompt (``avanti play --resume FILE`` goes on with
-it), ``help`` lists the inputs, ``quit`` leaves. Bad input is refused with the reason and asked
-again.
+Human seats see only their own view and the events as their seat may see them, their own
+deeds in the second person; the legal commands are listed by number with their notation (road
+spaces under their own numbers, A4), and a number or the notation picks one. A command that
+cannot be taken back (Avanti's ``quit``, A14) is asked about first. ``save FILE`` writes the
+game to JSON at any prompt (``avanti play --resume FILE`` goes on with it; ``--save FILE``
+writes it after every command and at the end), ``help`` lists the inputs, ``leave`` leaves, in
+every game. Bad input is refused with the reason and asked again.
 """
 
 from __future__ import annotations
@@ -20,23 +22,37 @@ from avanti.bots.kit import make_bot
 from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
 from avanti.cli.files import write_text_atomically
+from avanti.cli.render import drawing_for
 from avanti.cli.seat import answer, news, show, turn
 from avanti.cli.seat import table as seat_table
 from avanti.cli.watch import bot_kinds, load, seat_count
-from avanti.core.errors import InvalidArgument
+from avanti.core.errors import InvalidArgument, InvalidSetup
 from avanti.core.limits import new_seed
 from avanti.core.rng import Rng
 
-__all__ = ["parse_seats", "play"]
+__all__ = ["help_text", "parse_seats", "play"]
 
-HELP = (
-    "Type the number of a command, or the command itself as listed (such as 'drive' or "
-    "'bid 5000'), to play it; 'save FILE' writes the game to a JSON file; "
-    "'leave' leaves (end of input and Ctrl-C do too)."
-)
+LEAVE = "leave"
+"""The one word that leaves the game, in every game (end of input and Ctrl-C leave too)."""
 
-LEAVE = frozenset({"leave", "exit", "quit", "q"})
-"""Words that leave the game, unless the game reads them as a command (Avanti's ``quit``)."""
+NOT_LEAVING = frozenset({"exit", "quit", "q", "bye"})
+"""Words a person may type to leave that are not ``leave``: where the game reads none of them
+as a command, the answer names ``leave``."""
+
+YES = frozenset({"yes", "y"})
+"""Answers that confirm a command the terminal asks about."""
+
+
+def help_text(info: GameInfo) -> str:
+    """The help of ``avanti play`` for one game, with inputs of that game as examples."""
+    examples = drawing_for(info).examples
+    such = " or ".join(f"'{example}'" for example in examples[:2])
+    like = f" (such as {such})" if such else ""
+    return (
+        f"Type the number of a command, or the command itself as listed{like}, to play it; "
+        "'save FILE' writes the game to a JSON file; "
+        f"'{LEAVE}' leaves (end of input and Ctrl-C do too)."
+    )
 
 
 def parse_seats(text: str, seats: int) -> frozenset[int]:
@@ -81,34 +97,51 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
     events and its own commands; what it types is read by :func:`avanti.cli.seat.answer`."""
     game = table.game
     name = game.setup.players[seat]
+    help = help_text(table.info)
     show(console, turn(table.info, game, seat, after=table.told[seat]))
     table.told[seat] = game.version
     while True:
-        console.print(f"{name}> ", end="", markup=False, highlight=False)
-        line = inp.readline()
-        if line and not _interactive(inp):
-            say(console, line.rstrip("\n"))  # echo piped input, so the account reads well
-        if not line:
+        line = _ask(console, inp, f"{name}> ")
+        if line is None:
             say(console)
             say(console, "End of input: leaving the game.")
             return None
         text = line.strip()
         if text.lower() in {"help", "?", ""}:
-            say(console, HELP)
+            say(console, help)
             continue
+        if text.lower() == LEAVE:
+            say(console, "Leaving the game.")
+            return None
         if text.split(maxsplit=1)[0].lower() == "save":
             _save(console, game, text)
             continue
-        command, why = answer(game, seat, text)
+        command, why = answer(game, seat, text, table.info)
         if command is not None:
-            return command
+            question = drawing_for(table.info).confirm(game.setup, command)
+            if not question:
+                return command
+            sure = _ask(console, inp, question)
+            if sure is not None and sure.strip().lower() in YES:
+                return command
+            say(console, "Not played; choose again.")
+            continue
         if text.isascii() and text.isdigit():
             say(console, why, style="red")
-        elif text.lower() in LEAVE:
-            say(console, "Leaving the game.")
-            return None
+        elif text.lower() in NOT_LEAVING:
+            say(console, f"To leave the game, type '{LEAVE}'.", style="red")
         else:
-            say(console, f"{why}. {HELP}", style="red")
+            say(console, f"{why}. {help}", style="red")
+
+
+def _ask(console: Console, inp: TextIO, prompt: str) -> str | None:
+    """Print ``prompt`` and read one line (``None`` at the end of input); piped input is echoed,
+    so the account reads as a session would."""
+    console.print(prompt, end="", markup=False, highlight=False)
+    line = inp.readline()
+    if line and not _interactive(inp):
+        say(console, line.rstrip("\n"))
+    return line or None
 
 
 def _interactive(inp: TextIO) -> bool:
@@ -136,7 +169,9 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     else:
         info = game_info(args.game)
         names = info.player_names(seat_count(info, args.bots, args.players))
-        game = info.new_game(names, seed=new_seed() if args.seed is None else args.seed)
+        seed = new_seed() if args.seed is None else args.seed
+        sides = _sides(info, args.side, parse_seats(args.human, len(names)), len(names))
+        game = info.new_game(names, seed=seed, sides=sides)
     seats = len(game.setup.players)
     humans = parse_seats(args.human, seats)
     kinds = bot_kinds(args.bots, seats)
@@ -147,12 +182,14 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     }
     console = make_console(out)
     table = _Table(info, game, humans, bots)
+    player = drawing_for(info).player
     who = ", ".join(
-        f"{name} ({'you' if seat in humans else kinds[seat]})"
+        f"{name} ({', '.join(filter(None, (role, player(game.setup, seat))))})"
         for seat, name in enumerate(game.setup.players)
+        for role in ("you" if seat in humans else kinds[seat],)
     )
     say(console, f"{info.title}: {who}", style="bold")
-    say(console, HELP, style="dim")
+    say(console, help_text(info), style="dim")
     # The bots draw from a stream of their own: a secret one unless --seed asks for a game to be
     # played again, so no choice of a bot tells a person anything of the game's seed.
     stream = Rng(new_seed() if args.seed is None else args.seed, 1 << 32).stream()
@@ -162,10 +199,13 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         if seat in humans:
             command = _human_turn(table, seat, console, inp)
             if command is None:
+                _keep(console, table.game, args.save)
                 return 0
         else:
             command = bots[seat].choose(table.game.view(seat), mine, stream)
         table.game = table.game.execute(command)
+        if args.save is not None:
+            write_text_atomically(args.save, table.game.dumps(indent=1))
         if not humans:
             table.catch_up(console, None)
     watcher = min(humans) if humans else None
@@ -173,4 +213,35 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         table.catch_up(console, watcher)
     show(console, [seat_table(info, table.game, watcher)])
     say(console, "The game is over.", style="bold")
+    _keep(console, table.game, args.save)
+    if args.save is None and humans and _interactive(inp):
+        line = _ask(console, inp, "Save the game? Type a file name, or Enter to finish: ")
+        if line is not None and line.strip():
+            _save(console, table.game, f"save {line.strip()}")
     return 0
+
+
+def _keep(console: Console, game: Any, path: Path | None) -> None:
+    """With ``--save FILE``: write the game once more and say where it is."""
+    if path is None:
+        return
+    write_text_atomically(path, game.dumps(indent=1))
+    again = "" if game.is_over else f"; go on with: avanti play --resume {path}"
+    say(console, f"Saved to {path}{again}")
+
+
+def _sides(
+    info: GameInfo, side: str | None, humans: frozenset[int], seats: int
+) -> list[str] | None:
+    """Each seat's side when ``--side`` names the side of the people's seats (M2): the bots'
+    seats take the sides in turn from seat 0, as a game does by default; ``None`` without it.
+
+    :raises InvalidSetup: ``--side`` for a game without sides, or no side of the game.
+    """
+    if side is None:
+        return None
+    if not info.sides:
+        raise InvalidSetup(f"--side: {info.title} has no sides to pick")
+    if side not in info.sides:
+        raise InvalidSetup(f"--side takes {' or '.join(info.sides)}, not {side!r}")
+    return [side if seat in humans else info.sides[seat % len(info.sides)] for seat in range(seats)]

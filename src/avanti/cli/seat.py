@@ -31,6 +31,7 @@ __all__ = [
     "choices",
     "ending",
     "news",
+    "numbered",
     "parts_of",
     "replay_text",
     "show",
@@ -61,9 +62,13 @@ def text(parts: Iterable[RenderableType]) -> str:
 
 
 def news(info: GameInfo, game: Any, seat: int | None, after: int = 0) -> list[Text]:
-    """The events from version ``after`` on, one line each, as ``seat`` may see them."""
-    setup = game.setup
-    return [Text(info.describe(seen.event, setup)) for seen in game.events_for(seat, after=after)]
+    """The events from version ``after`` on, one line each, as ``seat`` may see them and
+    spoken to ``seat`` ("You draw card 7."); the earlier events give the lines their context
+    (the road spaces of Avanti's cars, A4)."""
+    seen = game.events_for(seat, after=0)
+    new = sum(1 for one in seen if one.position < after)
+    events = [one.event for one in seen]
+    return [Text(line) for line in info.narrate(events, game.setup, seat=seat, after=new)]
 
 
 def table(info: GameInfo, game: Any, seat: int | None) -> RenderableType:
@@ -74,15 +79,35 @@ def table(info: GameInfo, game: Any, seat: int | None) -> RenderableType:
 
 def choices(info: GameInfo, game: Any, seat: int) -> list[Text]:
     """The prompt of ``seat``: who is to move, then its legal commands by number, each with its
-    notation and what it does in words."""
-    explain = drawing_for(info).explain
+    notation and what it does in words (with its price, where it has one: A22).
+
+    A command the game numbers itself is listed under its own number (a road space is typed as
+    the board prints it, A4); the others by their place in the list, from 1."""
+    drawing = drawing_for(info)
     setup = game.setup
-    lines = [Text(f"{setup.players[seat]} (seat {seat}), your move:", style="bold")]
-    for number, command in enumerate(game.legal_commands(seat), start=1):
-        words = explain(setup, command)
-        also = f"  ({words})" if words else ""
-        lines.append(Text(f"  {number}. {game.notation(command)}{also}"))
+    view = game.view(seat)
+    also = drawing.player(setup, seat)
+    who = f"{setup.players[seat]} (seat {seat}{', ' + also if also else ''})"
+    lines = [Text(f"{who}, your move:", style="bold")]
+    for number, command in numbered(info, game, seat):
+        words = drawing.explain(setup, command, view)
+        label = f"  ({words})" if words else ""
+        lines.append(Text(f"  {number}. {game.notation(command)}{label}"))
     return lines
+
+
+def numbered(info: GameInfo, game: Any, seat: int) -> list[tuple[int, Any]]:
+    """``seat``'s legal commands with the number that picks each: the game's own number for
+    every command when it has one for all of them (road spaces, A4), else 1, 2, 3, ..."""
+    mine = tuple(game.legal_commands(seat))
+    own = [drawing_for(info).number(command) for command in mine]
+    if mine and all(number is not None for number in own):
+        return [
+            (number, command)
+            for number, command in zip(own, mine, strict=True)
+            if number is not None
+        ]
+    return list(enumerate(mine, start=1))
 
 
 def turn(info: GameInfo, game: Any, seat: int, after: int = 0) -> list[RenderableType]:
@@ -95,22 +120,30 @@ SHOWN_DIGITS = 8
 """How many digits of a number not on the list are repeated back."""
 
 
-def answer(game: Any, seat: int, line: str) -> tuple[Any | None, str]:
+def answer(game: Any, seat: int, line: str, info: GameInfo | None = None) -> tuple[Any | None, str]:
     """What a line typed at ``seat``'s prompt picks: ``(command, "")``, or ``(None, why not)``.
 
-    A number picks from the numbered list of :func:`choices`; other text is read as notation
-    among ``seat``'s own legal commands, so the refusal names only what ``seat`` may do.
+    A number picks from the numbered list of :func:`choices` (given the game's ``info``, by the
+    numbers that list shows, road spaces included; without it, by place from 1); other text is
+    read as notation among ``seat``'s own legal commands, so the refusal names only what
+    ``seat`` may do.
     """
-    mine = game.legal_commands(seat)
+    if info is not None:
+        menu = numbered(info, game, seat)
+    else:
+        menu = list(enumerate(game.legal_commands(seat), start=1))
     words = line.strip()
     if words.isascii() and words.isdigit():  # not int() of any length, nor of "²" (no number)
         digits = words.lstrip("0") or "0"
-        if len(digits) <= len(str(len(mine))) and 1 <= int(digits) <= len(mine):
-            return mine[int(digits) - 1], ""
+        if len(digits) <= SHOWN_DIGITS:
+            picked = [command for number, command in menu if number == int(digits)]
+            if picked:
+                return picked[0], ""
         shown = words if len(words) <= SHOWN_DIGITS else f"{words[:SHOWN_DIGITS]}..."
-        if not mine:
+        if not menu:
             return None, f"{shown} is not on the list: seat {seat} has no command to choose now."
-        return None, f"{shown} is not on the list: choose 1 to {len(mine)}."
+        low, high = min(number for number, _ in menu), max(number for number, _ in menu)
+        return None, f"{shown} is not on the list: choose {low} to {high}."
     try:
         return game.parse_notation(words, seat), ""
     except IllegalCommand as error:
@@ -157,9 +190,12 @@ def told(info: GameInfo, game: Any, seat: int | None, *, whole: bool = False) ->
     names = game.setup.players
     setup = game.setup
     result: list[Told] = []
+    told_so_far: list[Any] = []
     for command, words, events in _chunks(game):
         shown = list(events) if whole else [redact(event, seat) for event in events]
-        lines = tuple(info.describe(event, setup) for event in shown if event is not None)
+        before = len(told_so_far)
+        told_so_far += [event for event in shown if event is not None]
+        lines = info.narrate(told_so_far, setup, seat=None if whole else seat, after=before)
         if command is None:
             result.append(Told(None, lines))
             continue
@@ -183,7 +219,8 @@ def ending(info: GameInfo, game: Any, seat: int | None, *, whole: bool = False) 
     if not game.is_over:
         return Text("The game is not over yet.")
     events = game.events if whole else game.events_for(seat)
-    return Text(info.describe(events[-1], game.setup))
+    reader = None if whole else seat
+    return Text(info.narrate(events, game.setup, seat=reader, after=len(events) - 1)[0])
 
 
 def parts_of(one: Told) -> list[RenderableType]:

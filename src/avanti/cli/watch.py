@@ -60,14 +60,15 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
     say(console, f"{info.title}: {', '.join(names)} (seed {args.seed})", style="bold")
     say(console, f"Bots: {', '.join(kinds)}")
     say(console)
-    for event in game.events:
-        say(console, info.describe(event, game.setup))
+    for line in info.narrate(game.events, game.setup):
+        say(console, line)
     console.print(board.draw(game.setup, game.view(None)))
     commands = 0
     for step in play(game, bots, seed=args.seed):
         commands += 1
-        for event in step.events:
-            say(console, info.describe(event, game.setup))
+        told = len(step.game.events) - len(step.events)
+        for line in info.narrate(step.game.events, game.setup, after=told):
+            say(console, line)
         game = step.game
         if board.after(step.events) or game.is_over:
             console.print(board.draw(game.setup, game.view(None)))

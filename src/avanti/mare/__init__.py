@@ -16,7 +16,7 @@ one by itself).
 from avanti.core import CoreReason, CorruptLog, DecodeError, IllegalCommand, InvalidSetup
 from avanti.mare.chances import POLICIES, Odds, Policy, Tally, choose, odds, simulate
 from avanti.mare.commands import Command, MoveFish, Roll, SkipMove
-from avanti.mare.describe import describe
+from avanti.mare.describe import describe, narrate
 from avanti.mare.encoding import encoding
 from avanti.mare.events import (
     DieRolled,
@@ -32,6 +32,7 @@ from avanti.mare.events import (
     RollIgnored,
     TurnPassed,
 )
+from avanti.mare.explain import explain
 from avanti.mare.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.mare.rules import Reason, cause, evolve, legal_commands, outcome, waiting
 from avanti.mare.setup import (
@@ -117,8 +118,10 @@ __all__ = [
     "encoding",
     "evolve",
     "execute",
+    "explain",
     "legal_commands",
     "loads",
+    "narrate",
     "new_game",
     "odds",
     "outcome",

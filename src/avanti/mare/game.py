@@ -6,7 +6,7 @@ aggregate and the module-level entry points shared by every game (``new_game``, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from avanti import core
 from avanti.core.limits import new_seed
@@ -119,7 +119,7 @@ def new_game(
     players: Sequence[str],
     seed: int | None = None,
     *,
-    sides: Sequence[Side] | None = None,
+    sides: Sequence[Side | str] | None = None,
     first: int = 0,
     options: Options = DEFAULT_OPTIONS,
 ) -> Game:
@@ -128,7 +128,9 @@ def new_game(
     ``seed`` seeds the die (M3). It is the server's secret: whoever knows it can foresee every
     roll, so left out it is drawn afresh by :func:`avanti.core.limits.new_seed`; pass one only to
     replay or test a known game, and show players :attr:`Game.public_setup`, never the setup.
-    ``sides`` defaults to fish friends and fisher fans in turn, starting with seat 0.
+    ``sides`` (each a :class:`Side` or its name, ``"fish-friends"`` or ``"fisher-fans"``) is the
+    side each player backs (M2); it defaults to fish friends and fisher fans in turn, starting
+    with seat 0.
 
     :raises InvalidSetup: the setup breaks M2 (1-6 players with good, different names, one side
         each, a valid first seat), M3 (an int seed within ``MAX_SEED``) or M9 (the options); the
@@ -136,13 +138,25 @@ def new_game(
     """
     names = _tuple(players, "players must be a sequence of names")
     if sides is not None:
-        chosen = _tuple(sides, "sides must be a sequence of Side values")
+        named = _tuple(sides, "sides must be a sequence of Side values")
+        chosen = tuple(_side(side) for side in named)
     elif len(names) <= MAX_PLAYERS:
         chosen = default_sides(len(names))
     else:
         chosen = ()  # the count of players is refused first (M2): build nothing for them
     secret = new_seed() if seed is None else seed
     return Game.new(Setup(names, chosen, first, secret, options))
+
+
+def _side(side: object) -> Any:
+    """A side given by its name (``"fisher-fans"``) as its :class:`Side`; anything else as it
+    is, for the setup's check to refuse with M2."""
+    if type(side) is str and side in _SIDE_NAMES:
+        return Side(side)
+    return side
+
+
+_SIDE_NAMES = frozenset(side.value for side in Side)
 
 
 def _tuple(items: Iterable[_T], what: str) -> tuple[_T, ...]:

@@ -6,9 +6,10 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from avanti.core.terminal import Drawing, always
-from avanti.mare import CAUGHT, FISH, PIECES, SEA, Command, Fish, MoveFish, Setup, SkipMove, View
+from avanti.mare import CAUGHT, FISH, PIECES, SEA, Fish, Setup, Side, View
+from avanti.mare.explain import explain
 
-__all__ = ["DRAWING", "draw", "explain"]
+__all__ = ["DRAWING", "SIDE_WORDS", "draw", "explain", "side"]
 
 _FISH_STYLE = {
     Fish.BLUE: "bold blue",
@@ -38,17 +39,28 @@ def draw(setup: Setup, view: View) -> RenderableType:
         f"{PIECES - view.boat} pieces left",
         style="dim",
     )
-    return Group(river, summary)
+    sides = "; ".join(
+        f"{name}{' (you)' if seat == view.seat else ''}: {SIDE_WORDS[view.sides[seat]]}"
+        for seat, name in enumerate(setup.players)
+    )
+    backers = Text(f"sides: {sides}", style="dim")
+    return Group(river, summary, backers)
 
 
-def explain(setup: Setup, command: Command) -> str:
-    """A command of Avanti mare! in words (M3, M6)."""
-    if isinstance(command, MoveFish):
-        return f"move the {command.fish} fish (M6)"
-    if isinstance(command, SkipMove):
-        return "move no fish: every fish stays where it is (M6)"
-    return "roll the die"
+def side(setup: Setup, seat: int) -> str:
+    """The side a player backs (M2), for headers: ``"fish friends"`` or ``"fisher fans"``."""
+    return SIDE_WORDS[setup.sides[seat]]
 
 
-DRAWING = Drawing(draw=draw, after=always, explain=explain)
+SIDE_WORDS = {Side.FISH_FRIENDS: "fish friends", Side.FISHER_FANS: "fisher fans"}
+"""Each side in words (M2)."""
+
+
+DRAWING = Drawing(
+    draw=draw,
+    after=always,
+    explain=explain,
+    examples=("roll", "move orange", "skip"),
+    player=side,
+)
 """How the command line draws Avanti mare!: after every command."""
