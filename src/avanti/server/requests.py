@@ -8,6 +8,7 @@ no request can make the server convert a number of thousands of digits.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -60,6 +61,15 @@ class CommandRequest:
     """The client's id of the command, if it sent one."""
     bot: bool = field(default=False, repr=False)
     """Set by the server for its own bots' commands (never read from a client)."""
+
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the request as the client sent it (its notation, or its
+        command's JSON, canonically written): what its ``command_id`` is bound to."""
+        sent = (
+            {"notation": self.notation} if self.notation is not None else {"command": self.command}
+        )
+        text = json.dumps(sent, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     @classmethod
     def read(cls, body: JSONValue, extra: frozenset[str] = frozenset()) -> CommandRequest:

@@ -50,6 +50,15 @@ MAX_RETRIES = 8
 """How often a hand-over is tried again when another writer changed the seats meanwhile."""
 
 
+def reused() -> ApiError:
+    """The refusal of a command id used before for another request."""
+    return ApiError(
+        409,
+        "command-id-reused",
+        "that command_id was already used for another command: a command_id names one command",
+    )
+
+
 @frozen
 class Seated:
     """A stored game with its record and its seats."""
@@ -206,6 +215,7 @@ class Tables:
         if request.command_id is not None:  # each seat's ids are its own: scoped by its token
             scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
             command_id = f"{scope}:{request.command_id}"
+        digest = request.digest()
 
         def choose(record: StoredStream, loaded: AnyGame) -> Any:
             table = Table.from_metadata(record.metadata)
@@ -237,6 +247,7 @@ class Tables:
                 choose,
                 expected_version=request.expected_version,
                 command_id=command_id,
+                command_digest=digest,
             )
         except UnknownStream:
             raise unknown_game() from None
@@ -246,37 +257,27 @@ class Tables:
         except IllegalCommand as error:
             raise illegal(error) from None
         except CommandIdReused:
-            raise ApiError(
-                409,
-                "command-id-reused",
-                "that command_id was already used for another command: a command_id names "
-                "one command",
-            ) from None
+            raise reused() from None
         except ApiError:
             if command_id is None:
                 raise
-            repeated = self._repeated(game, command_id)
-            if repeated is None:
+            try:  # refused now: the retry of an acknowledged request, the game moved on since?
+                earlier = self.games.retry_of(game, command_id, digest)
+            except CommandIdReused:
+                raise reused() from None
+            if earlier is None:
                 raise
-            return repeated
+            return Acted(self._seat_of_command(earlier), earlier)
         return Acted(chosen[0], executed)
 
-    def _repeated(self, game: str, command_id: str) -> Acted | None:
-        """A command refused now whose id is stored: the retry of an acknowledged command
-        (the game has moved on since), answered as the first time."""
-        done = self.games.events.command_version(game, command_id)
-        if done is None:
-            return None
-        whole = self.games.load(game)
-        at = type(whole).replay(whole.setup, whole.events[:done], verify=False)
-        cause = type(at).rules.cause
-        start = done - 1
-        while start > 0 and cause(at.events[start]) is None:
-            start -= 1
-        acting = getattr(cause(at.events[start]), "seat", None) if done else None
-        record = self.games.events.stream(game)
-        executed = Executed(game=at, record=record, before=max(0, start), repeated=True)
-        return Acted(acting if isinstance(acting, int) else -1, executed)
+    @staticmethod
+    def _seat_of_command(executed: Executed) -> int:
+        """The seat whose stored command an answer repeats."""
+        game = executed.game
+        if executed.before >= len(game.events):
+            return -1  # pragma: no cover - a command stores at least one event
+        seat = getattr(type(game).rules.cause(game.events[executed.before]), "seat", None)
+        return seat if isinstance(seat, int) else -1
 
     def _allow(self, game: str, seat: int) -> bool:
         with self._lock:

@@ -171,6 +171,7 @@ class GameStore:
         *,
         expected_version: int | None = None,
         command_id: str | None = None,
+        command_digest: str | None = None,
     ) -> Executed:
         """Load a game once, let ``choose`` pick the command, execute it and append its events.
 
@@ -188,7 +189,10 @@ class GameStore:
         the command as the codec writes it, in canonical JSON). An id stored with the same
         command is a retry: nothing is written and the result is ``repeated``, with the game
         right after that earlier command. An id stored with another command raises
-        :class:`~avanti.store.base.CommandIdReused`.
+        :class:`~avanti.store.base.CommandIdReused`. ``command_digest`` replaces the command's
+        digest with the caller's own (a server binds an id to the request as its client sent
+        it, notation or JSON, so that a retry is recognised even once the notation reads as
+        nothing legal any more).
 
         The append that ends the game also sets the stream's ``"outcome"`` metadata
         (``{"winners": [...], "returns": [...]}``), so a lobby reads it from the record.
@@ -213,7 +217,8 @@ class GameStore:
                         command = choose(record, game)
                     except Exception:
                         raise conflict from None
-                    earlier = self._retry_of(game_id, record, game, command, command_id)
+                    digest = command_digest or _digest(game, command)
+                    earlier = self._retry_of(game_id, record, command_id, digest)
                     if earlier is not None:
                         return earlier
                 raise conflict
@@ -222,7 +227,8 @@ class GameStore:
                 after = game.execute(command)
             except IllegalCommand:
                 if command_id is not None:
-                    earlier = self._retry_of(game_id, record, game, command, command_id)
+                    digest = command_digest or _digest(game, command)
+                    earlier = self._retry_of(game_id, record, command_id, digest)
                     if earlier is not None:
                         return earlier
                 raise
@@ -243,7 +249,9 @@ class GameStore:
                     new,
                     stored,
                     command_id=command_id,
-                    command_digest=None if command_id is None else _digest(game, command),
+                    command_digest=None
+                    if command_id is None
+                    else command_digest or _digest(game, command),
                     metadata_update=update,
                 )
             except VersionConflict:
@@ -320,8 +328,20 @@ class GameStore:
         """The records of up to ``limit`` stored games, the most recently updated first."""
         return self.events.streams(format=format, limit=limit, updated_after=updated_after)
 
+    def retry_of(self, game_id: str, command_id: str, command_digest: str) -> Executed | None:
+        """The earlier command stored under ``command_id``, as :meth:`run` answers a retry
+        (``repeated``); ``None`` if no command has that id;
+        :class:`~avanti.store.base.CommandIdReused` if it was stored with another digest.
+
+        For a caller whose request was refused before it became a command (a notation the game
+        has moved past): the request may be the retry of an acknowledged one.
+        """
+        check_stream_name(game_id)
+        check_command_id(command_id)
+        return self._retry_of(game_id, self.events.stream(game_id), command_id, command_digest)
+
     def _retry_of(
-        self, game_id: str, record: StoredStream, game: AnyGame, command: Any, command_id: str
+        self, game_id: str, record: StoredStream, command_id: str, digest: str
     ) -> Executed | None:
         """The earlier append of ``command_id``, if one is stored, as :meth:`run` answers a
         retry; ``None`` if there is none; :class:`CommandIdReused` if it held another command.
@@ -332,7 +352,6 @@ class GameStore:
         done = self.events.command_version(game_id, command_id)
         if done is None:
             return None
-        digest = _digest(game, command)
         version = self.events.append(
             game_id, [], done, command_id=command_id, command_digest=digest
         )
