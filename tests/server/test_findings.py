@@ -6,7 +6,10 @@ server before the table core, and passes now.
    other; 3. the store calls of one command; 4. a lobby that replays nothing, forgets old games
    and caps each address; 5. cross-site requests; 6. huge digit strings; 7. a token in a
    WebSocket URL; 8. slow clients under ``avanti serve``'s settings; 9. bots off the request
-   path.
+   path (10., a page that fetches nothing per change, is ``tests/browser/test_no_fetch.py``).
+
+One strict xfail pins a bug still open: a command refused now (no longer legal) whose
+``command_id`` is stored is answered with the stored command's reply, whatever it was.
 
 The file keeps its own small helpers (a server in a thread, ``avanti serve`` in a child process,
 limits built from the fields the server knows) so that it also runs against an older server.
@@ -679,6 +682,7 @@ def test_search_bots_think_in_worker_processes_and_are_stopped_by_their_timer(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="avanti.server")
+    before = {child.pid for child in multiprocessing.active_children()}
     with contextlib.closing(SQLiteEventStore(tmp_path / "games.db")) as store:
         with serving(store, think=0.001) as served:
             bots = {"0": "search", "1": "search", "2": "search"}
@@ -688,7 +692,7 @@ def test_search_bots_think_in_worker_processes_and_are_stopped_by_their_timer(
                 lambda: served.http.get(f"/games/{game_id}").json()["version"] >= 30,
                 "the bots to play",
             )
-            workers = [child.pid for child in multiprocessing.active_children()]
+            workers = {child.pid for child in multiprocessing.active_children()} - before
         game = GameStore(store).load(game_id, verify=True)
     assert game.version >= 30
     assert workers
