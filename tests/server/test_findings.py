@@ -8,9 +8,6 @@ server before the table core, and passes now.
    WebSocket URL; 8. slow clients under ``avanti serve``'s settings; 9. bots off the request
    path (10., a page that fetches nothing per change, is ``tests/browser/test_no_fetch.py``).
 
-One strict xfail pins a bug still open: a command refused now (no longer legal) whose
-``command_id`` is stored is answered with the stored command's reply, whatever it was.
-
 The file keeps its own small helpers (a server in a thread, ``avanti serve`` in a child process,
 limits built from the fields the server knows) so that it also runs against an older server.
 Nothing waits a fixed time: every wait ends when what it waits for happens (:data:`PATIENCE`
@@ -239,19 +236,10 @@ def race(urls: list[str], game_id: str, token: str, notations: list[str]) -> lis
 
 
 def check_race(replies: list[Any], stored: Any, served: Any) -> None:
-    """One command was acknowledged (every 200 is its reply), the others refused as a reused
-    id; the stored log verifies and ends with what was acknowledged, and the server serves what
-    is stored.
-
-    A request whose command is no longer legal once the first is stored is still answered with
-    the first command's reply (see the strict xfail
-    :func:`test_an_id_reused_for_a_command_no_longer_legal_is_refused`): until that is fixed a
-    race may give more than one 200, all of them the one stored command's; then this asks for
-    exactly ``[200, 409, 409, 409]``.
-    """
+    """Exactly one command was acknowledged, the others refused as a reused id; the stored log
+    verifies and ends with what was acknowledged, and the server serves what is stored."""
     statuses = sorted(status for status, _ in replies)
-    assert statuses[0] == 200, replies
-    assert set(statuses) <= {200, 409}, replies
+    assert statuses == [200, 409, 409, 409], replies
     kinds = [body["error"]["kind"] for status, body in replies if status == 409]
     assert kinds == ["command-id-reused"] * len(kinds)
     accepted = [body for status, body in replies if status == 200]
@@ -333,12 +321,11 @@ def socket_race(served: InThread, store: EventStore) -> None:
             replies.append(reply)
     seen = seen_by(served.url, game_id, token)
     stored = GameStore(store).load(game_id, verify=True)
-    # as in check_race: every result is the one stored command's (more than one only while
-    # the strict xfail below stands), every error a reused id
+    # as in check_race: exactly one result, the one stored command's; every error a reused id
     errors = [reply for reply in replies if reply["type"] == "error"]
     assert {(e["status"], e["error"]["kind"]) for e in errors} <= {(409, "command-id-reused")}
     results = [reply for reply in replies if reply["type"] == "result"]
-    assert results
+    assert len(results) == 1, replies
     assert len(results) + len(errors) == len(replies)
     assert all(result == results[0] for result in results), "two commands acknowledged"
     assert results[0]["version"] == stored.version == seen["version"]
@@ -380,11 +367,6 @@ def test_an_id_reused_for_another_command_later_is_refused_and_a_retry_answered_
         assert GameStore(store).load(game_id).version == first.json()["version"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Tables.act answers any refused command whose id is stored as a retry (_repeated) "
-    "without comparing the command with the stored id's digest",
-)
 def test_an_id_reused_for_a_command_no_longer_legal_is_refused(tmp_path: Path) -> None:
     with (
         contextlib.closing(SQLiteEventStore(tmp_path / "games.db")) as store,
