@@ -341,6 +341,7 @@ def test_an_unknown_chance_mode_is_refused() -> None:
 def test_no_draw_of_random_games_has_more_outcomes_than_the_game_declares(name: str) -> None:
     table = Table(name, len(GAMES[name].default_players))
     assert table.chance_bounds(games=2) == table.encoding.facts.max_chance_outcomes
+    assert table.encoding.max_chance_outcomes == table.encoding.facts.max_chance_outcomes
 
 
 def test_the_sampled_mode_starts_from_a_document_and_goes_on_with_its_seed() -> None:

@@ -533,7 +533,7 @@ class AutoramaEncoding(Encoding[Command, View, Event]):
 
     @property
     def facts(self) -> Facts:
-        """For Sale: Autorama's facts for this setup (:func:`facts`)."""
+        """For Sale: Autorama's facts for this setup (the module's ``facts``)."""
         return facts(self.public_setup)
 
     @property

@@ -328,7 +328,7 @@ class AvantiEncoding(Encoding[Command, View, Event]):
 
     @property
     def facts(self) -> Facts:
-        """Avanti's facts for this setup (:func:`facts`)."""
+        """Avanti's facts for this setup (the module's ``facts``)."""
         return facts(self.deck)
 
     @property

@@ -211,7 +211,7 @@ class scripted(AbstractContextManager[Script]):
     :class:`Script`, to see how many results were used.
 
     A class rather than a generator: a search enters one for every step it tries, and this
-    costs a third of :func:`contextlib.contextmanager`'s overhead."""
+    costs a third of ``contextlib.contextmanager``'s overhead."""
 
     __slots__ = ("_script", "_token")
     _token: Token[Script | None]

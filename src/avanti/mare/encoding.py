@@ -138,7 +138,7 @@ class MareEncoding(Encoding[Command, View, Event]):
     @property
     def facts(self) -> Facts:
         """Perfect information, the die's six faces, and the longest game where the options
-        bound it (:func:`facts`)."""
+        bound it (the module's ``facts``)."""
         return self._facts
 
     def action_id(self, command: Command) -> int:

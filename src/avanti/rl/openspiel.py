@@ -106,14 +106,13 @@ def _play(table: Table, position: Position, history: str) -> Position:
     return position
 
 
-def _game_type(info: GameInfo, chance: str = "explicit", facts: Facts | None = None) -> Any:
+def _game_type(info: GameInfo, chance: str, facts: Facts) -> Any:
     information = pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    if facts.perfect_information:
+        information = pyspiel.GameType.Information.PERFECT_INFORMATION
     utility = pyspiel.GameType.Utility.GENERAL_SUM
-    if facts is not None:
-        if facts.perfect_information:
-            information = pyspiel.GameType.Information.PERFECT_INFORMATION
-        if facts.constant_sum is not None:
-            utility = pyspiel.GameType.Utility.CONSTANT_SUM
+    if facts.constant_sum is not None:
+        utility = pyspiel.GameType.Utility.CONSTANT_SUM
     return pyspiel.GameType(
         short_name=short_name(info.name),
         long_name=info.title,
@@ -352,7 +351,7 @@ def register(info: GameInfo) -> None:
     cls = type(f"AvantiGame_{info.name}", (AvantiGame,), {"name": info.name})
     globals()[cls.__name__] = cls  # so that pickle finds the class by its name
     facts = _table(info.name, len(info.default_players)).encoding.facts
-    pyspiel.register_game(_game_type(info, facts=facts), cls)
+    pyspiel.register_game(_game_type(info, "explicit", facts), cls)
 
 
 def load_game(
