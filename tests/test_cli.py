@@ -603,3 +603,45 @@ def test_odds_help_lists_every_policy_and_variant(capsys: pytest.CaptureFixture[
     helptext = " ".join(capsys.readouterr().out.split())
     assert all(policy in helptext for policy in mare.POLICIES)
     assert all(variant in helptext for variant in VARIANTS)
+
+
+class _Terminal(io.StringIO):
+    """Input typed at a terminal: what ``avanti play`` asks a person, not a pipe."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_play_offers_to_save_the_game_at_its_end(tmp_path: Path) -> None:
+    """At a terminal, the end of a game asks for a file to save it to (Enter: none)."""
+    path = tmp_path / "end.json"
+    game, commands = mare.new_game(["Ann"], seed=2), 0
+    while not game.is_over:  # the game the prompt plays when "1" (the first command) is typed
+        game, commands = game.execute(game.legal_commands()[0]), commands + 1
+    out = io.StringIO()
+    typed = "1\n" * commands + f"{path}\n"
+    code = main(["play", "--game", "mare", "--seed", "2", "--players", "1"], out, _Terminal(typed))
+    assert code == 0
+    assert "Save the game? Type a file name, or Enter to finish: " in out.getvalue()
+    assert mare.loads(path.read_text(encoding="utf-8")) == game
+    out = io.StringIO()
+    code = main(
+        ["play", "--game", "mare", "--seed", "2", "--players", "1"],
+        out,
+        _Terminal("1\n" * commands),
+    )
+    assert code == 0
+    assert out.getvalue().rstrip().endswith("or Enter to finish:")
+
+
+def test_a_side_of_no_game_is_refused_by_name() -> None:
+    from avanti.cli.play import _sides
+    from avanti.core.errors import InvalidSetup
+
+    with pytest.raises(InvalidSetup, match="--side takes fish-friends or fisher-fans, not 'fish'"):
+        _sides(GAMES["mare"], "fish", frozenset({0}), 2)
+    assert _sides(GAMES["mare"], "fisher-fans", frozenset({1}), 3) == [
+        "fish-friends",
+        "fisher-fans",
+        "fish-friends",
+    ]

@@ -123,3 +123,9 @@ def test_every_event_of_a_whole_game_and_its_redacted_streams_have_a_line(
         lines += [describe(event, game.setup) for event in game.events_for(seat)]
     assert all(line.endswith(".") for line in lines)
     assert not [line for line in lines if "None" in line]
+
+
+def test_a_move_without_its_marker_says_how_far_past_the_marker() -> None:
+    assert describe(CarMoved(0, 22, 7, 0, (7,), ()), SETUP) == (
+        "Jack drives 7 (card 22) from 0 to 7 past the event marker."
+    )

@@ -292,7 +292,7 @@ def narrate(
     >>> import avanti
     >>> game = avanti.new_game(["Ann", "Bob", "Cy"], seed=7)
     >>> game = game.execute(avanti.PlaceEventMarker(0, 12))
-    >>> narrate(game.events, game.setup, seat=0, after=5)
+    >>> avanti.narrate(game.events, game.setup, seat=0, after=5)
     ('You put the event marker on road space 12; every car starts there.',)
     """
     for event in events[:after]:

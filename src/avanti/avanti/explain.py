@@ -24,9 +24,9 @@ def explain(setup: Setup | PublicSetup, command: Command, view: View | None = No
 
     >>> import avanti
     >>> game = avanti.new_game(["Ann", "Bob", "Cy"], seed=7)
-    >>> explain(game.setup, avanti.PlaceEventMarker(0, 7))
+    >>> avanti.explain(game.setup, avanti.PlaceEventMarker(0, 7))
     'put the event marker on road space 7 (parking lot 400)'
-    >>> explain(game.setup, avanti.Invest(1, 3), game.view(1))
+    >>> avanti.explain(game.setup, avanti.Invest(1, 3), game.view(1))
     'invest 3: 5,000 for island spaces 1-3'
     """
     if isinstance(command, PlayCard):

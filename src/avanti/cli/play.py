@@ -97,7 +97,7 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
     events and its own commands; what it types is read by :func:`avanti.cli.seat.answer`."""
     game = table.game
     name = game.setup.players[seat]
-    help = help_text(table.info)
+    hint = help_text(table.info)
     show(console, turn(table.info, game, seat, after=table.told[seat]))
     table.told[seat] = game.version
     while True:
@@ -108,7 +108,7 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
             return None
         text = line.strip()
         if text.lower() in {"help", "?", ""}:
-            say(console, help)
+            say(console, hint)
             continue
         if text.lower() == LEAVE:
             say(console, "Leaving the game.")
@@ -129,9 +129,9 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
         if text.isascii() and text.isdigit():
             say(console, why, style="red")
         elif text.lower() in NOT_LEAVING:
-            say(console, f"To leave the game, type '{LEAVE}'.", style="red")
+            say(console, f"{why}. To leave the game, type '{LEAVE}'.", style="red")
         else:
-            say(console, f"{why}. {help}", style="red")
+            say(console, f"{why}. {hint}", style="red")
 
 
 def _ask(console: Console, inp: TextIO, prompt: str) -> str | None:
