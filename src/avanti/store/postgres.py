@@ -35,26 +35,15 @@ except ImportError as missing:  # pragma: no cover - depends on the environment
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
-    Closing,
     CommandIdReused,
+    EventStore,
     MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
     StreamExists,
     UnknownStream,
-    check_append,
-    check_command_digest,
-    check_command_id,
-    check_expected_metadata,
-    check_format,
     check_metadata,
-    check_metadata_update,
-    check_read,
-    check_stream_name,
-    check_streams,
-    check_wait,
-    check_wait_any,
     dump_json,
 )
 
@@ -200,7 +189,7 @@ class _Watch:
         self.heard = -1
 
 
-class PostgresEventStore(Closing):
+class PostgresEventStore(EventStore):
     """An :class:`~avanti.store.EventStore` in a PostgreSQL database, shared by any number of
     processes.
 
@@ -280,37 +269,26 @@ class PostgresEventStore(Closing):
 
     # -- the protocol --------------------------------------------------------------------------
 
-    def create(
-        self,
-        stream: str,
-        *,
-        format: str,
-        format_version: int,
-        setup: JSONValue,
-        metadata: Mapping[str, JSONValue] = {},
+    def _create(
+        self, stream: str, format: str, format_version: int, setup: str, metadata: str
     ) -> StoredStream:
-        """Create an empty stream with its record; :class:`StreamExists` if the name is taken."""
-        check_stream_name(stream)
-        check_format(format, format_version)
-        setup_text = dump_json(setup, "the setup")
-        metadata_text = check_metadata(metadata)
         with self._connection() as connection:
             row = connection.execute(
-                self._sql["create"], (stream, format, format_version, setup_text, metadata_text)
+                self._sql["create"], (stream, format, format_version, setup, metadata)
             ).fetchone()
         if row is None:
             raise StreamExists(stream)
         return _record(row)
 
-    def append(
+    def _append(
         self,
         stream: str,
         events: Sequence[JSONValue],
+        texts: tuple[str, ...],
         expected_version: int,
-        *,
-        command_id: str | None = None,
-        command_digest: str | None = None,
-        metadata_update: Mapping[str, JSONValue] | None = None,
+        command_id: str | None,
+        command_digest: str | None,
+        update: dict[str, JSONValue] | None,
     ) -> int:
         """Add events to a stream at ``expected_version``, atomically; return the new version.
 
@@ -321,15 +299,10 @@ class PostgresEventStore(Closing):
         this one, decides between an idempotent retry and :class:`CommandIdReused`, and
         otherwise :class:`~avanti.core.errors.VersionConflict` tells the actual version.
         """
-        check_stream_name(stream)
-        texts = check_append(events, expected_version)
-        check_command_id(command_id)
-        check_command_digest(command_digest)
-        update = check_metadata_update(metadata_update)
         with self._connection() as connection:
             try:
                 with connection.transaction():
-                    return self._append(
+                    return self._append_in(
                         connection,
                         stream,
                         texts,
@@ -351,10 +324,7 @@ class PostgresEventStore(Closing):
                 actual = self._current(connection, stream)
         raise VersionConflict(expected_version, actual)
 
-    def command_version(self, stream: str, command_id: str) -> int | None:
-        """The version right after the append that carried ``command_id``, or ``None``."""
-        check_stream_name(stream)
-        check_command_id(command_id)
+    def _command_version(self, stream: str, command_id: str) -> int | None:
         with self._connection() as connection:
             row = self._fetch(connection, "command_version", (stream, command_id, stream))
         assert row is not None
@@ -363,14 +333,9 @@ class PostgresEventStore(Closing):
             raise UnknownStream(stream)
         return cast(int | None, version)
 
-    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
-        """The stream's events at positions ``>= after``, in order (one consistent snapshot).
-
-        The database joins the events into one JSON array, so a long stream is one value to
-        send and to parse rather than a row per event.
-        """
-        check_stream_name(stream)
-        check_read(after)
+    def _read(self, stream: str, after: int) -> tuple[Recorded, ...]:
+        """The events in one consistent snapshot. The database joins them into one JSON array,
+        so a long stream is one value to send and to parse rather than a row per event."""
         with self._connection() as connection:
             row = self._fetch(connection, "read", (after, stream))
         if row is None:
@@ -386,24 +351,16 @@ class PostgresEventStore(Closing):
             )
         return tuple([Recorded(after + index, item) for index, item in enumerate(data)])
 
-    def stream(self, stream: str) -> StoredStream:
-        """The stream's record."""
-        check_stream_name(stream)
+    def _stream(self, stream: str) -> StoredStream:
         with self._connection() as connection:
             row = self._fetch(connection, "record", (stream,))
         if row is None:
             raise UnknownStream(stream)
         return _record(row)
 
-    def streams(
-        self,
-        *,
-        format: str | None = None,
-        limit: int = 100,
-        updated_after: float | None = None,
+    def _streams(
+        self, format: str | None, limit: int, after: float | None
     ) -> tuple[StoredStream, ...]:
-        """Up to ``limit`` records, the most recently updated first (ties by name)."""
-        after = check_streams(format, limit, updated_after)
         where: list[sql.Composable] = []
         params: list[object] = []
         if format is not None:
@@ -420,18 +377,11 @@ class PostgresEventStore(Closing):
             rows = connection.execute(composed, (*params, limit)).fetchall()
         return tuple(_record(row) for row in rows)
 
-    def set_metadata(
-        self,
-        stream: str,
-        metadata: Mapping[str, JSONValue],
-        *,
-        expected: Mapping[str, JSONValue] | None = None,
+    def _set_metadata(
+        self, stream: str, metadata: str, expected: dict[str, JSONValue] | None
     ) -> StoredStream:
-        """Replace a stream's metadata (if it is still ``expected``, compared as ``jsonb`` in
-        the same statement); return the new record."""
-        check_stream_name(stream)
-        text = check_metadata(metadata)
-        before = check_expected_metadata(expected)
+        """``expected`` is compared as ``jsonb`` in the same statement."""
+        text, before = metadata, expected
         with self._connection() as connection:
             if before is None:
                 row = self._fetch(connection, "metadata", (text, stream))
@@ -445,49 +395,9 @@ class PostgresEventStore(Closing):
             raise UnknownStream(stream)
         return _record(row)
 
-    def wait(self, stream: str, after: int, timeout: float) -> int:
-        """Block until the stream's version exceeds ``after`` or ``timeout`` seconds pass.
-
-        Woken by the ``NOTIFY`` of an append from any process; reads the version again at
-        least every ``poll_interval`` seconds, so a notification lost with a connection costs
-        at most that long.
-        """
-        check_stream_name(stream)
-        seconds = check_wait(after, timeout)
-        deadline = time.monotonic() + seconds
-        version = self._version(stream)
-        if version > after or seconds == 0:
-            return version
-        self._start_listener(deadline)
-        with self._lock:
-            watch = self._watches.setdefault(stream, _Watch())
-            watch.waiters += 1
-        try:
-            while True:
-                version = self._version(stream)  # after LISTEN: no append slips between
-                remaining = deadline - time.monotonic()
-                if version > after or remaining <= 0:
-                    return version
-                with self._heard:
-                    self._heard.wait_for(
-                        lambda: watch.heard > after or self._closed, min(remaining, self._poll)
-                    )
-        finally:
-            with self._lock:
-                watch.waiters -= 1
-                if watch.waiters == 0:
-                    del self._watches[stream]
-
-    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
-        """Block until any named stream's version exceeds the one it is mapped to, or
-        ``timeout`` seconds pass; every stream that moved, with its version.
-
-        Woken by the ``NOTIFY`` of an append to any of them from any process; reads the
-        versions again (in one query) at least every ``poll_interval`` seconds.
-        """
-        versions, seconds = check_wait_any(after, timeout)
-        if not versions:
-            return {}
+    def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """Woken by the ``NOTIFY`` of an append to any of the streams from any process; reads
+        the versions again (in one query) at least every ``poll_interval`` seconds."""
         deadline = time.monotonic() + seconds
         moved = self._moved(versions)
         if moved or seconds == 0:
@@ -622,7 +532,7 @@ class PostgresEventStore(Closing):
                 for statement in self._ddl:
                     connection.execute(statement)
 
-    def _append(
+    def _append_in(
         self,
         connection: _Connection,
         stream: str,
@@ -673,11 +583,6 @@ class PostgresEventStore(Closing):
         if row is None:
             raise UnknownStream(stream)
         return cast(int, row[0])
-
-    def _version(self, stream: str) -> int:
-        """The stream's version, on a connection of its own."""
-        with self._connection() as connection:
-            return self._current(connection, stream)
 
     def _start_listener(self, deadline: float) -> None:
         """Start the listening thread if it is not running; wait (until ``deadline`` at most)
