@@ -2,12 +2,13 @@
 
 Three tables, created on first use if missing: ``streams`` (one record per stream: format,
 format version, setup, metadata, version, times), ``events`` (one row per event, primary key
-``(stream, position)``) and ``commands`` (the command ids of idempotent appends, primary key
-``(stream, command_id)``). The version check of :meth:`PostgresEventStore.append` is the
-database's: the events are inserted at positions ``expected_version, expected_version + 1, ...``
-in one transaction, and a writer that finds a position taken is told of the conflict by the
-primary key. Each append sends a ``NOTIFY`` in its transaction; :meth:`PostgresEventStore.wait`
-listens for it (and polls now and then, in case a notification was missed).
+``(stream, position)``) and ``commands`` (the command ids of idempotent appends with the digest
+of their command, primary key ``(stream, command_id)``). The version check of
+:meth:`~avanti.store.base.EventStore.append` is the database's: the events are inserted at
+positions ``expected_version, expected_version + 1, ...`` in one transaction, and a writer that
+finds a position taken is told of the conflict by the primary key. Each append sends a
+``NOTIFY`` in its transaction; :meth:`~avanti.store.base.EventStore.wait` listens for it (and
+polls now and then, in case a notification was missed).
 
 Install the driver with the ``postgres`` extra: ``pip install "avanti[postgres]"``.
 """
@@ -26,7 +27,7 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg import sql
-    from psycopg.pq import TransactionStatus
+    from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError(
         'PostgresEventStore needs psycopg 3: pip install "avanti[postgres]"'
@@ -197,10 +198,12 @@ class PostgresEventStore(EventStore):
     keeps its three tables in ``schema`` (created if missing, safely when several processes start
     at once); two stores on different schemas of one database know nothing of each other.
 
-    Connections are opened as they are needed, one for each thread working at the same time,
-    and kept for reuse; one more, opened by the first :meth:`wait` that must block, listens for
-    the notifications of appends. Create one store per process (a connection does not survive a
-    ``fork``) and :meth:`close` it at the end.
+    Connections come from a pool (``psycopg_pool``) of at most ``max_connections``, opened as
+    they are needed and kept for reuse; an operation that finds them all busy waits for one up
+    to ``connect_timeout`` seconds, then raises :class:`~avanti.store.StoreError`. One more
+    connection, opened by the first :meth:`wait` that must block, listens for the notifications
+    of appends. Create one store per process (a connection does not survive a ``fork``) and
+    :meth:`close` it at the end.
 
     Every failure of the database or of the connection to it raises
     :class:`~avanti.store.StoreError`; the next call connects again. An append whose connection
@@ -215,11 +218,16 @@ class PostgresEventStore(EventStore):
         schema: str = "public",
         connect_timeout: float = 10.0,
         poll_interval: float = 1.0,
+        max_connections: int = 32,
     ) -> None:
         if not isinstance(schema, str) or SCHEMA_NAME.fullmatch(schema) is None:
             raise InvalidArgument(
                 f"invalid schema name {schema!r:.80}: 1 to 48 lowercase letters, digits and _, "
                 "not starting with a digit"
+            )
+        if type(max_connections) is not int or not 1 <= max_connections <= 1_000:
+            raise InvalidArgument(
+                f"max_connections must be an int from 1 to 1000, not {max_connections!r}"
             )
         if not (_within(poll_interval, 60) and _within(connect_timeout, 3_600)):
             raise InvalidArgument(
@@ -253,8 +261,16 @@ class PostgresEventStore(EventStore):
         self._sql = {name: sql.SQL(text).format(**names) for name, text in _QUERIES.items()}
         self._ddl = [sql.SQL(text).format(**names) for text in _DDL]
         self._lock = threading.Lock()
-        self._idle: list[_Connection] = []
         self._closed = False
+        self._pool: ConnectionPool[_Connection] = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=max_connections,
+            kwargs={"autocommit": True, "connect_timeout": self._connect_timeout},
+            open=False,
+            timeout=self._connect_timeout,
+            name=f"avanti-store-{schema}",
+        )
         # the listener: one thread and connection, started by the first wait that blocks
         self._heard = threading.Condition(self._lock)
         self._watches: dict[str, _Watch] = {}
@@ -263,6 +279,7 @@ class PostgresEventStore(EventStore):
         self._stop = threading.Event()
         try:
             self._setup_schema()
+            self._pool.open()  # its first connection is opened in the background
         except BaseException:
             self.close()
             raise
@@ -441,11 +458,9 @@ class PostgresEventStore(EventStore):
         """Close every connection and stop the listener; waiters wake with a ``StoreError``."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
             self._heard.notify_all()
         self._stop.set()
-        for connection in idle:
-            connection.close()
+        self._pool.close()
         listener = self._listener
         if listener is not None:
             listener.join(timeout=1.0)  # a daemon: one still connecting ends by itself
@@ -457,39 +472,29 @@ class PostgresEventStore(EventStore):
 
     @contextmanager
     def _connection(self) -> Iterator[_Connection]:
-        """A connection for one operation, taken from the idle ones or opened.
+        """A connection for one operation, borrowed from the pool (``psycopg_pool``).
 
         Every error of the driver becomes a library error here, in one place: a value PostgreSQL
         cannot hold an :class:`InvalidArgument`, anything else a :class:`StoreError`. A broken
-        connection is dropped with every idle one (they most likely went down with it), and the
-        next operation opens a new one.
+        connection is dropped by the pool, which then checks its idle ones (they most likely
+        went down with it), so the next operation gets a working one or a new one.
         """
         with self._lock:
             self._check_open()
-            connection = self._idle.pop() if self._idle else None
         try:
-            if connection is None:
-                connection = psycopg.connect(
-                    self._dsn, autocommit=True, connect_timeout=self._connect_timeout
-                )
-            yield connection
-        except psycopg.Error as error:
-            raise self._translate(error, connection) from error
-        finally:
-            if connection is not None:
-                self._release(connection)
-
-    def _release(self, connection: _Connection) -> None:
-        """Keep a healthy, idle connection for reuse; close any other."""
-        broken = connection.broken or connection.closed
-        idle = not broken and connection.info.transaction_status == TransactionStatus.IDLE
-        with self._lock:
-            if idle and not self._closed:
-                self._idle.append(connection)
-                return
-            dropped, self._idle = (self._idle, []) if broken else ([], self._idle)
-        for other in (connection, *dropped):
-            other.close()
+            with self._pool.connection(timeout=self._connect_timeout) as connection:
+                try:
+                    yield connection
+                except psycopg.Error as error:
+                    broken = connection.broken or connection.closed
+                    translated = self._translate(error, connection)
+                    if broken:
+                        self._pool.check()
+                    raise translated from error
+        except PoolTimeout as timeout:
+            raise StoreError(f"cannot connect to the {self._where}: {timeout}") from None
+        except PoolClosed:  # pragma: no cover - a close() racing this call
+            raise StoreError(f"the PostgreSQL event store ({self._where}) is closed") from None
 
     def _translate(self, error: psycopg.Error, connection: _Connection | None) -> Exception:
         """The library's error for a driver's error."""
@@ -520,17 +525,30 @@ class PostgresEventStore(EventStore):
     def _setup_schema(self) -> None:
         """Create the schema, tables and indexes if missing, under an advisory lock (so two
         processes starting at once do not trip over each other)."""
-        with self._connection() as connection:
-            exists = self._fetch(connection, "exists", (self.schema,))
-            if exists is not None and exists[0]:
-                return
-            with connection.transaction():
-                connection.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext('avanti.store'), hashtext(%s))",
-                    (self.schema,),
-                )
-                for statement in self._ddl:
-                    connection.execute(statement)
+        try:
+            connection = psycopg.connect(
+                self._dsn, autocommit=True, connect_timeout=self._connect_timeout
+            )
+        except psycopg.Error as error:
+            raise self._translate(error, None) from error
+        with connection:
+            try:
+                self._make_tables(connection)
+            except psycopg.Error as error:
+                raise self._translate(error, connection) from error
+
+    def _make_tables(self, connection: _Connection) -> None:
+        """The body of :meth:`_setup_schema`, on its own connection."""
+        exists = self._fetch(connection, "exists", (self.schema,))
+        if exists is not None and exists[0]:
+            return
+        with connection.transaction():
+            connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('avanti.store'), hashtext(%s))",
+                (self.schema,),
+            )
+            for statement in self._ddl:
+                connection.execute(statement)
 
     def _append_in(
         self,
