@@ -370,6 +370,12 @@ class StoreContract:
         store.append("g1", odd, 0)
         assert [r.data for r in store.read("g1")] == odd
 
+    def test_an_empty_append_to_an_unknown_stream_is_refused(self, store: EventStore) -> None:
+        with pytest.raises(UnknownStream):
+            store.append("nowhere", [], 0)
+        with pytest.raises(UnknownStream):
+            store.append("nowhere", [], 0, command_id="c", command_digest="d")
+
     def test_an_empty_append_writes_nothing_but_checks_the_version(self, store: EventStore) -> None:
         make(store)
         store.append("g1", [event(0)], 0)

@@ -25,7 +25,9 @@ from avanti.store import (
     EventStore,
     GameStore,
     MemoryEventStore,
+    Recorded,
     SQLiteEventStore,
+    StoredStream,
 )
 from tests import toy
 
@@ -198,21 +200,48 @@ def test_a_game_longer_than_one_append_is_created_in_whole_commands() -> None:
     assert store.stream("long").version == 1_502
 
 
-class Counting:
-    """An event store that counts the calls made to it and passes them on."""
+class Counting(EventStore):
+    """An event store that counts the calls made to it (by the name of the public method)
+    and passes them on to another store's hooks."""
 
     def __init__(self, inner: EventStore) -> None:
         self.inner = inner
         self.calls: Counter[str] = Counter()
 
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self.inner, name)
+    def _create(self, *args: Any) -> StoredStream:
+        self.calls["create"] += 1
+        return self.inner._create(*args)
 
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[name] += 1
-            return method(*args, **kwargs)
+    def _append(self, *args: Any) -> int:
+        self.calls["append"] += 1
+        return self.inner._append(*args)
 
-        return counted
+    def _command_version(self, stream: str, command_id: str) -> int | None:
+        self.calls["command_version"] += 1
+        return self.inner._command_version(stream, command_id)
+
+    def _read(self, stream: str, after: int) -> tuple[Recorded, ...]:
+        self.calls["read"] += 1
+        return self.inner._read(stream, after)
+
+    def _stream(self, stream: str) -> StoredStream:
+        self.calls["stream"] += 1
+        return self.inner._stream(stream)
+
+    def _streams(self, *args: Any) -> tuple[StoredStream, ...]:
+        self.calls["streams"] += 1
+        return self.inner._streams(*args)
+
+    def _set_metadata(self, *args: Any) -> StoredStream:
+        self.calls["set_metadata"] += 1
+        return self.inner._set_metadata(*args)
+
+    def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        self.calls["wait_any"] += 1
+        return self.inner._wait_any(versions, seconds)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def test_one_command_is_one_stream_at_most_one_read_and_one_append(store: EventStore) -> None:
@@ -236,6 +265,15 @@ def test_one_command_is_one_stream_at_most_one_read_and_one_append(store: EventS
     fresh.run("g", lambda r, g: g.legal_commands()[0], command_id="fresh")
     assert counting.calls == Counter({"stream": 1, "read": 1, "append": 1})
     assert fresh.load("g", verify=True) == GameStore(store).load("g")
+    with Counting(store) as counted:  # the hooks behind the public methods
+        assert counted.streams() == store.streams()
+        counted.set_metadata("g", {"n": 1})
+        assert counted.wait("g", 0, 0) == store.stream("g").version
+        assert counted.command_version("g", "fresh") == store.stream("g").version
+        counted.create("h", format="toy", format_version=1, setup={})
+        assert counted.calls == Counter(
+            {"streams": 1, "set_metadata": 1, "wait_any": 1, "command_version": 1, "create": 1}
+        )
 
 
 def test_a_command_id_reused_for_another_command_is_refused_and_writes_nothing(

@@ -101,10 +101,12 @@ def receive(pipe: Pipe, what: str) -> Any:
 
 
 def session_state(dsn: str, application: str) -> tuple[str | None, ...] | None:
-    """``(wait_event_type, state)`` of the server session of that application, if there is one."""
+    """``(wait_event_type, state)`` of the server session of that application at work (or an
+    idle one), if there is one."""
     with psycopg.connect(dsn, autocommit=True) as connection:
         return connection.execute(
-            "SELECT wait_event_type, state FROM pg_stat_activity WHERE application_name = %s",
+            "SELECT wait_event_type, state FROM pg_stat_activity WHERE application_name = %s "
+            "ORDER BY state = 'idle'",  # the session at work first (a pool may hold idle ones)
             (application,),
         ).fetchone()
 
@@ -601,6 +603,9 @@ def test_an_unreachable_server_is_a_store_error(tmp_path: Any) -> None:
         {"poll_interval": "1"},
         {"connect_timeout": -1},
         {"connect_timeout": True},
+        {"max_connections": 0},
+        {"max_connections": True},
+        {"max_connections": 1001},
     ],
 )
 def test_a_bad_configuration_is_refused(postgres_dsn: str, arguments: dict[str, Any]) -> None:
@@ -693,3 +698,34 @@ def test_tables_made_before_command_digests_get_the_column(
         with pytest.raises(CommandIdReused):
             again.append("g", [3], 2, command_id="new", command_digest="e")
         assert [r.data for r in again.read("g")] == [1, 2]
+
+
+def test_an_operation_that_finds_every_connection_busy_waits_then_fails_clearly(
+    postgres_dsn: str, schema: str
+) -> None:
+    """With ``max_connections=1`` and that connection in use, another operation waits up to
+    ``connect_timeout`` for it, then raises a StoreError; once it is back, work goes on."""
+    with PostgresEventStore(
+        postgres_dsn, schema=schema, max_connections=1, connect_timeout=1
+    ) as store:
+        store.create("g", format="toy", format_version=1, setup={})
+        with (
+            store._connection(),
+            pytest.raises(StoreError, match="cannot connect to the PostgreSQL database"),
+        ):
+            store.stream("g")
+        assert store.append("g", [1], 0) == 1
+
+
+def test_tables_that_cannot_be_made_are_a_store_error_naming_the_database(
+    postgres_dsn: str, schema: str
+) -> None:
+    """A type named ``streams`` in the schema keeps the table from being created: the store
+    does not open, and says what PostgreSQL refused."""
+    with psycopg.connect(postgres_dsn, autocommit=True) as raw:
+        raw.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        raw.execute(
+            sql.SQL("CREATE TYPE {} AS (a integer)").format(sql.Identifier(schema, "streams"))
+        )
+    with pytest.raises(StoreError, match=f"schema {schema} failed: .*streams"):
+        PostgresEventStore(postgres_dsn, schema=schema)

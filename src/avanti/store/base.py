@@ -1,4 +1,4 @@
-"""The event-store contract: records, errors, limits and the :class:`EventStore` protocol.
+"""The event-store contract: records, errors, limits and :class:`EventStore`, every store's base.
 
 A store keeps *streams*. Each stream has one record (:class:`StoredStream`: the game's format and
 format version, its setup, free metadata, times) and an ordered list of events
@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Protocol, Self
+from typing import Self
 
 from attrs import frozen
 
@@ -32,7 +32,6 @@ __all__ = [
     "MAX_WAIT",
     "MAX_WATCHED",
     "STREAM_NAME",
-    "Closing",
     "CommandIdReused",
     "EventStore",
     "MetadataChanged",
@@ -182,36 +181,20 @@ class Recorded:
     """The event as the codec writes it (``codec.event_to_data``)."""
 
 
-class Closing(abc.ABC):
-    """What every store shares: a ``with`` block closes it (its ``close`` method)."""
-
-    __slots__ = ()
-
-    @abc.abstractmethod
-    def close(self) -> None:
-        """Release the store's connections; later calls raise :class:`StoreError`."""
-
-    def __enter__(self) -> Self:
-        """Use the store in a ``with`` block, which closes it."""
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        """Close the store."""
-        self.close()
-
-
-class EventStore(Protocol):
+class EventStore(abc.ABC):
     """Somewhere to keep games: one stream per game, a record and an ordered list of events.
+
+    The one base of every store. Each public method checks its arguments here, once, and calls
+    the store's hook of the same name with a leading underscore (``_create``, ``_append``,
+    ``_read``, ...) with checked values; :meth:`wait` is :meth:`wait_any` on one stream. A
+    ``with`` block closes the store.
 
     Every method raises :class:`StoreError` when the database fails, and
     :class:`~avanti.core.errors.InvalidArgument` for a stream name that does not match
     :data:`STREAM_NAME` or input beyond the limits.
     """
+
+    __slots__ = ()
 
     def create(
         self,
@@ -223,7 +206,10 @@ class EventStore(Protocol):
         metadata: Mapping[str, JSONValue] = {},
     ) -> StoredStream:
         """Create an empty stream (version 0) with its record; :class:`StreamExists` if taken."""
-        ...
+        check_stream_name(stream)
+        check_format(format, format_version)
+        setup_text = dump_json(setup, "the setup")
+        return self._create(stream, format, format_version, setup_text, check_metadata(metadata))
 
     def append(
         self,
@@ -241,31 +227,42 @@ class EventStore(Protocol):
         stream holds another number of events, :class:`UnknownStream` for an unknown stream.
 
         With ``command_id``: the id and ``command_digest`` (a digest of the command, such as
-        :meth:`GameStore.run` writes) are kept in the same transaction as the events. If that id
-        was already appended to this stream, nothing is written: when the stored digest is the
-        same (or either is ``None``) the version right after that earlier append is returned
-        (an idempotent retry); when it differs, :class:`CommandIdReused` is raised. Both hold
-        for appends that race, in any number of processes.
+        :meth:`~avanti.store.games.GameStore.run` writes) are kept in the same transaction as
+        the events. If that id was already appended to this stream, nothing is written: when
+        the stored digest is the same (or either is ``None``) the version right after that
+        earlier append is returned (an idempotent retry); when it differs,
+        :class:`CommandIdReused` is raised. Both hold for appends that race, in any number of
+        processes.
 
         ``metadata_update`` sets those top-level keys of the stream's metadata in the same
         transaction (the other keys stay, whoever set them); the merged metadata must stay
         within :data:`MAX_METADATA_BYTES`. An append of no events checks the command id and
         the version and writes nothing: no command id, no metadata.
         """
-        ...
+        check_stream_name(stream)
+        texts = check_append(events, expected_version)
+        check_command_id(command_id)
+        check_command_digest(command_digest)
+        update = check_metadata_update(metadata_update)
+        return self._append(
+            stream, events, texts, expected_version, command_id, command_digest, update
+        )
 
     def command_version(self, stream: str, command_id: str) -> int | None:
         """The version right after the append that carried ``command_id`` in this stream, or
         ``None`` if no append did; :class:`UnknownStream` for an unknown stream."""
-        ...
+        check_stream_name(stream)
+        check_command_id(command_id)
+        return self._command_version(stream, command_id)
 
     def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
         """The stream's events at positions ``>= after``, in order; :class:`UnknownStream`."""
-        ...
+        check_stream_name(stream)
+        return self._read(stream, check_read(after))
 
     def stream(self, stream: str) -> StoredStream:
         """The stream's record; :class:`UnknownStream` if there is none."""
-        ...
+        return self._stream(check_stream_name(stream))
 
     def streams(
         self,
@@ -280,7 +277,8 @@ class EventStore(Protocol):
         ``format`` keeps only streams of that format; ``updated_after`` only streams updated
         strictly after that unix time.
         """
-        ...
+        after = check_streams(format, limit, updated_after)
+        return self._streams(format, limit, after)
 
     def set_metadata(
         self,
@@ -295,14 +293,20 @@ class EventStore(Protocol):
         still equal to it, as JSON, in the same transaction: otherwise nothing is written and
         :class:`MetadataChanged` is raised (read again, change again).
         """
-        ...
+        check_stream_name(stream)
+        text = check_metadata(metadata)
+        return self._set_metadata(stream, text, check_expected_metadata(expected))
 
     def wait(self, stream: str, after: int, timeout: float) -> int:
         """Block until the stream's version is greater than ``after``, or ``timeout`` seconds.
 
-        Returns the stream's version then (``<= after`` when the time ran out).
+        Returns the stream's version then (``<= after`` when the time ran out): :meth:`wait_any`
+        on this one stream.
         """
-        ...
+        check_stream_name(stream)
+        seconds = check_wait(after, timeout)
+        moved = self._wait_any({stream: after}, seconds)
+        return moved[stream] if stream in moved else self._stream(stream).version
 
     def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
         """Block until any of the streams named in ``after`` has a version greater than the
@@ -312,15 +316,17 @@ class EventStore(Protocol):
         the time ran out, or at once for an empty ``after``). One thread watching every game
         a process serves, instead of a thread per game.
         """
-        ...
+        versions, seconds = check_wait_any(after, timeout)
+        return self._wait_any(versions, seconds) if versions else {}
 
+    @abc.abstractmethod
     def close(self) -> None:
-        """Release the store's connections; the store is unusable afterwards."""
-        ...
+        """Release the store's connections; the store is unusable afterwards (its methods
+        raise :class:`StoreError`)."""
 
     def __enter__(self) -> Self:
         """Use the store in a ``with`` block, which closes it."""
-        ...
+        return self
 
     def __exit__(
         self,
@@ -329,7 +335,56 @@ class EventStore(Protocol):
         trace: TracebackType | None,
     ) -> None:
         """Close the store."""
-        ...
+        self.close()
+
+    # -- the hooks: the arguments are checked -------------------------------------------------
+
+    @abc.abstractmethod
+    def _create(
+        self, stream: str, format: str, format_version: int, setup: str, metadata: str
+    ) -> StoredStream:
+        """Create the stream; ``setup`` and ``metadata`` are JSON text."""
+
+    @abc.abstractmethod
+    def _append(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+    ) -> int:
+        """Append ``events`` (``texts``: each as JSON text) at ``expected``."""
+
+    @abc.abstractmethod
+    def _command_version(self, stream: str, command_id: str) -> int | None:
+        """The version after the append of ``command_id``, or ``None``."""
+
+    @abc.abstractmethod
+    def _read(self, stream: str, after: int) -> tuple[Recorded, ...]:
+        """The events at positions ``>= after``."""
+
+    @abc.abstractmethod
+    def _stream(self, stream: str) -> StoredStream:
+        """The stream's record."""
+
+    @abc.abstractmethod
+    def _streams(
+        self, format: str | None, limit: int, after: float | None
+    ) -> tuple[StoredStream, ...]:
+        """Up to ``limit`` records, the most recently updated first."""
+
+    @abc.abstractmethod
+    def _set_metadata(
+        self, stream: str, metadata: str, expected: dict[str, JSONValue] | None
+    ) -> StoredStream:
+        """Replace the metadata (JSON text), if it is still ``expected`` when given."""
+
+    @abc.abstractmethod
+    def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """Wait for any stream of ``versions`` (not empty) to pass its version."""
 
 
 def check_stream_name(stream: object) -> str:

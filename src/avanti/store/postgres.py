@@ -2,12 +2,13 @@
 
 Three tables, created on first use if missing: ``streams`` (one record per stream: format,
 format version, setup, metadata, version, times), ``events`` (one row per event, primary key
-``(stream, position)``) and ``commands`` (the command ids of idempotent appends, primary key
-``(stream, command_id)``). The version check of :meth:`PostgresEventStore.append` is the
-database's: the events are inserted at positions ``expected_version, expected_version + 1, ...``
-in one transaction, and a writer that finds a position taken is told of the conflict by the
-primary key. Each append sends a ``NOTIFY`` in its transaction; :meth:`PostgresEventStore.wait`
-listens for it (and polls now and then, in case a notification was missed).
+``(stream, position)``) and ``commands`` (the command ids of idempotent appends with the digest
+of their command, primary key ``(stream, command_id)``). The version check of
+:meth:`~avanti.store.base.EventStore.append` is the database's: the events are inserted at
+positions ``expected_version, expected_version + 1, ...`` in one transaction, and a writer that
+finds a position taken is told of the conflict by the primary key. Each append sends a
+``NOTIFY`` in its transaction; :meth:`~avanti.store.base.EventStore.wait` listens for it (and
+polls now and then, in case a notification was missed).
 
 Install the driver with the ``postgres`` extra: ``pip install "avanti[postgres]"``.
 """
@@ -26,7 +27,7 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg import sql
-    from psycopg.pq import TransactionStatus
+    from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError(
         'PostgresEventStore needs psycopg 3: pip install "avanti[postgres]"'
@@ -35,26 +36,15 @@ except ImportError as missing:  # pragma: no cover - depends on the environment
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
-    Closing,
     CommandIdReused,
+    EventStore,
     MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
     StreamExists,
     UnknownStream,
-    check_append,
-    check_command_digest,
-    check_command_id,
-    check_expected_metadata,
-    check_format,
     check_metadata,
-    check_metadata_update,
-    check_read,
-    check_stream_name,
-    check_streams,
-    check_wait,
-    check_wait_any,
     dump_json,
 )
 
@@ -200,7 +190,7 @@ class _Watch:
         self.heard = -1
 
 
-class PostgresEventStore(Closing):
+class PostgresEventStore(EventStore):
     """An :class:`~avanti.store.EventStore` in a PostgreSQL database, shared by any number of
     processes.
 
@@ -208,10 +198,12 @@ class PostgresEventStore(Closing):
     keeps its three tables in ``schema`` (created if missing, safely when several processes start
     at once); two stores on different schemas of one database know nothing of each other.
 
-    Connections are opened as they are needed, one for each thread working at the same time,
-    and kept for reuse; one more, opened by the first :meth:`wait` that must block, listens for
-    the notifications of appends. Create one store per process (a connection does not survive a
-    ``fork``) and :meth:`close` it at the end.
+    Connections come from a pool (``psycopg_pool``) of at most ``max_connections``, opened as
+    they are needed and kept for reuse; an operation that finds them all busy waits for one up
+    to ``connect_timeout`` seconds, then raises :class:`~avanti.store.StoreError`. One more
+    connection, opened by the first :meth:`wait` that must block, listens for the notifications
+    of appends. Create one store per process (a connection does not survive a ``fork``) and
+    :meth:`close` it at the end.
 
     Every failure of the database or of the connection to it raises
     :class:`~avanti.store.StoreError`; the next call connects again. An append whose connection
@@ -226,11 +218,16 @@ class PostgresEventStore(Closing):
         schema: str = "public",
         connect_timeout: float = 10.0,
         poll_interval: float = 1.0,
+        max_connections: int = 32,
     ) -> None:
         if not isinstance(schema, str) or SCHEMA_NAME.fullmatch(schema) is None:
             raise InvalidArgument(
                 f"invalid schema name {schema!r:.80}: 1 to 48 lowercase letters, digits and _, "
                 "not starting with a digit"
+            )
+        if type(max_connections) is not int or not 1 <= max_connections <= 1_000:
+            raise InvalidArgument(
+                f"max_connections must be an int from 1 to 1000, not {max_connections!r}"
             )
         if not (_within(poll_interval, 60) and _within(connect_timeout, 3_600)):
             raise InvalidArgument(
@@ -264,8 +261,16 @@ class PostgresEventStore(Closing):
         self._sql = {name: sql.SQL(text).format(**names) for name, text in _QUERIES.items()}
         self._ddl = [sql.SQL(text).format(**names) for text in _DDL]
         self._lock = threading.Lock()
-        self._idle: list[_Connection] = []
         self._closed = False
+        self._pool: ConnectionPool[_Connection] = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=max_connections,
+            kwargs={"autocommit": True, "connect_timeout": self._connect_timeout},
+            open=False,
+            timeout=self._connect_timeout,
+            name=f"avanti-store-{schema}",
+        )
         # the listener: one thread and connection, started by the first wait that blocks
         self._heard = threading.Condition(self._lock)
         self._watches: dict[str, _Watch] = {}
@@ -274,43 +279,33 @@ class PostgresEventStore(Closing):
         self._stop = threading.Event()
         try:
             self._setup_schema()
+            self._pool.open()  # its first connection is opened in the background
         except BaseException:
             self.close()
             raise
 
     # -- the protocol --------------------------------------------------------------------------
 
-    def create(
-        self,
-        stream: str,
-        *,
-        format: str,
-        format_version: int,
-        setup: JSONValue,
-        metadata: Mapping[str, JSONValue] = {},
+    def _create(
+        self, stream: str, format: str, format_version: int, setup: str, metadata: str
     ) -> StoredStream:
-        """Create an empty stream with its record; :class:`StreamExists` if the name is taken."""
-        check_stream_name(stream)
-        check_format(format, format_version)
-        setup_text = dump_json(setup, "the setup")
-        metadata_text = check_metadata(metadata)
         with self._connection() as connection:
             row = connection.execute(
-                self._sql["create"], (stream, format, format_version, setup_text, metadata_text)
+                self._sql["create"], (stream, format, format_version, setup, metadata)
             ).fetchone()
         if row is None:
             raise StreamExists(stream)
         return _record(row)
 
-    def append(
+    def _append(
         self,
         stream: str,
         events: Sequence[JSONValue],
+        texts: tuple[str, ...],
         expected_version: int,
-        *,
-        command_id: str | None = None,
-        command_digest: str | None = None,
-        metadata_update: Mapping[str, JSONValue] | None = None,
+        command_id: str | None,
+        command_digest: str | None,
+        update: dict[str, JSONValue] | None,
     ) -> int:
         """Add events to a stream at ``expected_version``, atomically; return the new version.
 
@@ -321,15 +316,10 @@ class PostgresEventStore(Closing):
         this one, decides between an idempotent retry and :class:`CommandIdReused`, and
         otherwise :class:`~avanti.core.errors.VersionConflict` tells the actual version.
         """
-        check_stream_name(stream)
-        texts = check_append(events, expected_version)
-        check_command_id(command_id)
-        check_command_digest(command_digest)
-        update = check_metadata_update(metadata_update)
         with self._connection() as connection:
             try:
                 with connection.transaction():
-                    return self._append(
+                    return self._append_in(
                         connection,
                         stream,
                         texts,
@@ -351,10 +341,7 @@ class PostgresEventStore(Closing):
                 actual = self._current(connection, stream)
         raise VersionConflict(expected_version, actual)
 
-    def command_version(self, stream: str, command_id: str) -> int | None:
-        """The version right after the append that carried ``command_id``, or ``None``."""
-        check_stream_name(stream)
-        check_command_id(command_id)
+    def _command_version(self, stream: str, command_id: str) -> int | None:
         with self._connection() as connection:
             row = self._fetch(connection, "command_version", (stream, command_id, stream))
         assert row is not None
@@ -363,14 +350,9 @@ class PostgresEventStore(Closing):
             raise UnknownStream(stream)
         return cast(int | None, version)
 
-    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
-        """The stream's events at positions ``>= after``, in order (one consistent snapshot).
-
-        The database joins the events into one JSON array, so a long stream is one value to
-        send and to parse rather than a row per event.
-        """
-        check_stream_name(stream)
-        check_read(after)
+    def _read(self, stream: str, after: int) -> tuple[Recorded, ...]:
+        """The events in one consistent snapshot. The database joins them into one JSON array,
+        so a long stream is one value to send and to parse rather than a row per event."""
         with self._connection() as connection:
             row = self._fetch(connection, "read", (after, stream))
         if row is None:
@@ -386,24 +368,16 @@ class PostgresEventStore(Closing):
             )
         return tuple([Recorded(after + index, item) for index, item in enumerate(data)])
 
-    def stream(self, stream: str) -> StoredStream:
-        """The stream's record."""
-        check_stream_name(stream)
+    def _stream(self, stream: str) -> StoredStream:
         with self._connection() as connection:
             row = self._fetch(connection, "record", (stream,))
         if row is None:
             raise UnknownStream(stream)
         return _record(row)
 
-    def streams(
-        self,
-        *,
-        format: str | None = None,
-        limit: int = 100,
-        updated_after: float | None = None,
+    def _streams(
+        self, format: str | None, limit: int, after: float | None
     ) -> tuple[StoredStream, ...]:
-        """Up to ``limit`` records, the most recently updated first (ties by name)."""
-        after = check_streams(format, limit, updated_after)
         where: list[sql.Composable] = []
         params: list[object] = []
         if format is not None:
@@ -420,18 +394,11 @@ class PostgresEventStore(Closing):
             rows = connection.execute(composed, (*params, limit)).fetchall()
         return tuple(_record(row) for row in rows)
 
-    def set_metadata(
-        self,
-        stream: str,
-        metadata: Mapping[str, JSONValue],
-        *,
-        expected: Mapping[str, JSONValue] | None = None,
+    def _set_metadata(
+        self, stream: str, metadata: str, expected: dict[str, JSONValue] | None
     ) -> StoredStream:
-        """Replace a stream's metadata (if it is still ``expected``, compared as ``jsonb`` in
-        the same statement); return the new record."""
-        check_stream_name(stream)
-        text = check_metadata(metadata)
-        before = check_expected_metadata(expected)
+        """``expected`` is compared as ``jsonb`` in the same statement."""
+        text, before = metadata, expected
         with self._connection() as connection:
             if before is None:
                 row = self._fetch(connection, "metadata", (text, stream))
@@ -445,49 +412,9 @@ class PostgresEventStore(Closing):
             raise UnknownStream(stream)
         return _record(row)
 
-    def wait(self, stream: str, after: int, timeout: float) -> int:
-        """Block until the stream's version exceeds ``after`` or ``timeout`` seconds pass.
-
-        Woken by the ``NOTIFY`` of an append from any process; reads the version again at
-        least every ``poll_interval`` seconds, so a notification lost with a connection costs
-        at most that long.
-        """
-        check_stream_name(stream)
-        seconds = check_wait(after, timeout)
-        deadline = time.monotonic() + seconds
-        version = self._version(stream)
-        if version > after or seconds == 0:
-            return version
-        self._start_listener(deadline)
-        with self._lock:
-            watch = self._watches.setdefault(stream, _Watch())
-            watch.waiters += 1
-        try:
-            while True:
-                version = self._version(stream)  # after LISTEN: no append slips between
-                remaining = deadline - time.monotonic()
-                if version > after or remaining <= 0:
-                    return version
-                with self._heard:
-                    self._heard.wait_for(
-                        lambda: watch.heard > after or self._closed, min(remaining, self._poll)
-                    )
-        finally:
-            with self._lock:
-                watch.waiters -= 1
-                if watch.waiters == 0:
-                    del self._watches[stream]
-
-    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
-        """Block until any named stream's version exceeds the one it is mapped to, or
-        ``timeout`` seconds pass; every stream that moved, with its version.
-
-        Woken by the ``NOTIFY`` of an append to any of them from any process; reads the
-        versions again (in one query) at least every ``poll_interval`` seconds.
-        """
-        versions, seconds = check_wait_any(after, timeout)
-        if not versions:
-            return {}
+    def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """Woken by the ``NOTIFY`` of an append to any of the streams from any process; reads
+        the versions again (in one query) at least every ``poll_interval`` seconds."""
         deadline = time.monotonic() + seconds
         moved = self._moved(versions)
         if moved or seconds == 0:
@@ -531,11 +458,9 @@ class PostgresEventStore(Closing):
         """Close every connection and stop the listener; waiters wake with a ``StoreError``."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
             self._heard.notify_all()
         self._stop.set()
-        for connection in idle:
-            connection.close()
+        self._pool.close()
         listener = self._listener
         if listener is not None:
             listener.join(timeout=1.0)  # a daemon: one still connecting ends by itself
@@ -547,39 +472,29 @@ class PostgresEventStore(Closing):
 
     @contextmanager
     def _connection(self) -> Iterator[_Connection]:
-        """A connection for one operation, taken from the idle ones or opened.
+        """A connection for one operation, borrowed from the pool (``psycopg_pool``).
 
         Every error of the driver becomes a library error here, in one place: a value PostgreSQL
         cannot hold an :class:`InvalidArgument`, anything else a :class:`StoreError`. A broken
-        connection is dropped with every idle one (they most likely went down with it), and the
-        next operation opens a new one.
+        connection is dropped by the pool, which then checks its idle ones (they most likely
+        went down with it), so the next operation gets a working one or a new one.
         """
         with self._lock:
             self._check_open()
-            connection = self._idle.pop() if self._idle else None
         try:
-            if connection is None:
-                connection = psycopg.connect(
-                    self._dsn, autocommit=True, connect_timeout=self._connect_timeout
-                )
-            yield connection
-        except psycopg.Error as error:
-            raise self._translate(error, connection) from error
-        finally:
-            if connection is not None:
-                self._release(connection)
-
-    def _release(self, connection: _Connection) -> None:
-        """Keep a healthy, idle connection for reuse; close any other."""
-        broken = connection.broken or connection.closed
-        idle = not broken and connection.info.transaction_status == TransactionStatus.IDLE
-        with self._lock:
-            if idle and not self._closed:
-                self._idle.append(connection)
-                return
-            dropped, self._idle = (self._idle, []) if broken else ([], self._idle)
-        for other in (connection, *dropped):
-            other.close()
+            with self._pool.connection(timeout=self._connect_timeout) as connection:
+                try:
+                    yield connection
+                except psycopg.Error as error:
+                    broken = connection.broken or connection.closed
+                    translated = self._translate(error, connection)
+                    if broken:
+                        self._pool.check()
+                    raise translated from error
+        except PoolTimeout as timeout:
+            raise StoreError(f"cannot connect to the {self._where}: {timeout}") from None
+        except PoolClosed:  # pragma: no cover - a close() racing this call
+            raise StoreError(f"the PostgreSQL event store ({self._where}) is closed") from None
 
     def _translate(self, error: psycopg.Error, connection: _Connection | None) -> Exception:
         """The library's error for a driver's error."""
@@ -610,19 +525,32 @@ class PostgresEventStore(Closing):
     def _setup_schema(self) -> None:
         """Create the schema, tables and indexes if missing, under an advisory lock (so two
         processes starting at once do not trip over each other)."""
-        with self._connection() as connection:
-            exists = self._fetch(connection, "exists", (self.schema,))
-            if exists is not None and exists[0]:
-                return
-            with connection.transaction():
-                connection.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext('avanti.store'), hashtext(%s))",
-                    (self.schema,),
-                )
-                for statement in self._ddl:
-                    connection.execute(statement)
+        try:
+            connection = psycopg.connect(
+                self._dsn, autocommit=True, connect_timeout=self._connect_timeout
+            )
+        except psycopg.Error as error:
+            raise self._translate(error, None) from error
+        with connection:
+            try:
+                self._make_tables(connection)
+            except psycopg.Error as error:
+                raise self._translate(error, connection) from error
 
-    def _append(
+    def _make_tables(self, connection: _Connection) -> None:
+        """The body of :meth:`_setup_schema`, on its own connection."""
+        exists = self._fetch(connection, "exists", (self.schema,))
+        if exists is not None and exists[0]:
+            return
+        with connection.transaction():
+            connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('avanti.store'), hashtext(%s))",
+                (self.schema,),
+            )
+            for statement in self._ddl:
+                connection.execute(statement)
+
+    def _append_in(
         self,
         connection: _Connection,
         stream: str,
@@ -673,11 +601,6 @@ class PostgresEventStore(Closing):
         if row is None:
             raise UnknownStream(stream)
         return cast(int, row[0])
-
-    def _version(self, stream: str) -> int:
-        """The stream's version, on a connection of its own."""
-        with self._connection() as connection:
-            return self._current(connection, stream)
 
     def _start_listener(self, deadline: float) -> None:
         """Start the listening thread if it is not running; wait (until ``deadline`` at most)

@@ -24,34 +24,21 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from typing import Any, Literal
 
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
 from avanti.store.base import (
-    Closing,
     CommandIdReused,
+    EventStore,
     MetadataChanged,
     Recorded,
     StoredStream,
     StoreError,
     StreamExists,
     UnknownStream,
-    check_append,
-    check_command_digest,
-    check_command_id,
-    check_expected_metadata,
-    check_format,
-    check_metadata,
-    check_metadata_update,
-    check_read,
-    check_stream_name,
-    check_streams,
-    check_wait,
-    check_wait_any,
-    dump_json,
     merge_metadata,
 )
 
@@ -146,7 +133,7 @@ class _Append:
         self.future: Future[int] = Future()
 
 
-class SQLiteEventStore(Closing):
+class SQLiteEventStore(EventStore):
     """An :class:`~avanti.store.base.EventStore` in an SQLite file (or ``":memory:"``).
 
     ``timeout`` is how long a writer waits for a busy file before it raises
@@ -304,22 +291,11 @@ class SQLiteEventStore(Closing):
 
     # -- the protocol --------------------------------------------------------------------------
 
-    def create(
-        self,
-        stream: str,
-        *,
-        format: str,
-        format_version: int,
-        setup: JSONValue,
-        metadata: Mapping[str, JSONValue] = {},
+    def _create(
+        self, stream: str, format: str, format_version: int, setup: str, metadata: str
     ) -> StoredStream:
-        """Create an empty stream with its record; :class:`StreamExists` if the name is taken."""
-        check_stream_name(stream)
-        check_format(format, format_version)
-        setup_text = dump_json(setup, "the setup")
-        metadata_text = check_metadata(metadata)
         now = time.time()
-        row = (stream, format, format_version, setup_text, metadata_text, 0, now, now)
+        row = (stream, format, format_version, setup, metadata, 0, now, now)
         with self._connection() as connection:
             try:
                 connection.execute("INSERT INTO streams VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
@@ -327,27 +303,22 @@ class SQLiteEventStore(Closing):
                 raise StreamExists(stream) from None
         return _record(row)
 
-    def append(
+    def _append(
         self,
         stream: str,
         events: Sequence[JSONValue],
-        expected_version: int,
-        *,
-        command_id: str | None = None,
-        command_digest: str | None = None,
-        metadata_update: Mapping[str, JSONValue] | None = None,
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
     ) -> int:
-        """Add events to a stream at ``expected_version``, in one transaction; the new version."""
-        check_stream_name(stream)
-        texts = check_append(events, expected_version)
-        check_command_id(command_id)
-        check_command_digest(command_digest)
-        update = check_metadata_update(metadata_update)
+        """Hand the append to the writer thread and wait for its answer (after the commit)."""
         rows = [
-            (stream, expected_version + i, _tag(event), text)
+            (stream, expected + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
         ]
-        request = _Append(stream, rows, expected_version, command_id, command_digest, update)
+        request = _Append(stream, rows, expected, command_id, digest, update)
         with self._lock:
             if self._closed:
                 raise StoreError(f"the event store on {self._name} is closed")
@@ -482,10 +453,7 @@ class SQLiteEventStore(Closing):
             )
         return new
 
-    def command_version(self, stream: str, command_id: str) -> int | None:
-        """The version right after the append that carried ``command_id``, or ``None``."""
-        check_stream_name(stream)
-        check_command_id(command_id)
+    def _command_version(self, stream: str, command_id: str) -> int | None:
         with self._connection() as connection:
             row = connection.execute(
                 "SELECT version FROM commands WHERE stream = ? AND command_id = ?",
@@ -496,10 +464,7 @@ class SQLiteEventStore(Closing):
                 return None
             return int(row[0])
 
-    def read(self, stream: str, after: int = 0) -> tuple[Recorded, ...]:
-        """The stream's events at positions ``>= after``, in order."""
-        check_stream_name(stream)
-        check_read(after)
+    def _read(self, stream: str, after: int) -> tuple[Recorded, ...]:
         with self._connection() as connection:
             connection.execute("BEGIN")  # one snapshot for the version and the rows
             version = self._version(connection, stream)
@@ -519,9 +484,7 @@ class SQLiteEventStore(Closing):
             raise self._corrupt(f"an event of stream {stream!r} is not JSON")
         return tuple(map(Recorded, [row[0] for row in rows], data))
 
-    def stream(self, stream: str) -> StoredStream:
-        """The stream's record."""
-        check_stream_name(stream)
+    def _stream(self, stream: str) -> StoredStream:
         with self._connection() as connection:
             row = connection.execute(_RECORD + "FROM streams WHERE stream = ?", (stream,))
             found = row.fetchone()
@@ -529,15 +492,9 @@ class SQLiteEventStore(Closing):
             raise UnknownStream(stream)
         return self._records([found])[0]
 
-    def streams(
-        self,
-        *,
-        format: str | None = None,
-        limit: int = 100,
-        updated_after: float | None = None,
+    def _streams(
+        self, format: str | None, limit: int, after: float | None
     ) -> tuple[StoredStream, ...]:
-        """Up to ``limit`` records, the most recently updated first (ties by name)."""
-        after = check_streams(format, limit, updated_after)
         with self._connection() as connection:
             rows = connection.execute(
                 _RECORD + "FROM streams WHERE (:format IS NULL OR format = :format) "
@@ -547,19 +504,12 @@ class SQLiteEventStore(Closing):
             ).fetchall()
         return self._records(rows)
 
-    def set_metadata(
-        self,
-        stream: str,
-        metadata: Mapping[str, JSONValue],
-        *,
-        expected: Mapping[str, JSONValue] | None = None,
+    def _set_metadata(
+        self, stream: str, metadata: str, expected: dict[str, JSONValue] | None
     ) -> StoredStream:
-        """Replace a stream's metadata (if it is still ``expected``); return the new record."""
-        check_stream_name(stream)
-        text = check_metadata(metadata)
-        before = check_expected_metadata(expected)
-        if before is not None:
-            return self._swap_metadata(stream, text, before)
+        text = metadata
+        if expected is not None:
+            return self._swap_metadata(stream, text, expected)
         with self._connection() as connection:
             row = connection.execute(
                 "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
@@ -599,37 +549,10 @@ class SQLiteEventStore(Closing):
                     connection.execute("ROLLBACK")
         return self._records([row])[0]
 
-    def wait(self, stream: str, after: int, timeout: float) -> int:
-        """Block until the stream's version exceeds ``after`` or ``timeout`` seconds pass.
-
-        Appends through this object wake the waiter at once; appends by other connections or
-        processes are seen by polling the stream's version, at most 50 ms apart.
-        """
-        check_stream_name(stream)
-        seconds = check_wait(after, timeout)
-        deadline = time.monotonic() + seconds
-        pause = 0.002
-        while True:
-            with self._connection() as connection:
-                version = self._version(connection, stream)
-            left = deadline - time.monotonic()
-            if version > after or left <= 0:
-                return version
-            with self._changed:
-                self._changed.wait(min(pause, left))
-            pause = min(pause * 1.5, 0.05)
-
-    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
-        """Block until any named stream's version exceeds the one it is mapped to, or
-        ``timeout`` seconds pass; every stream that moved, with its version.
-
-        Appends through this object wake the waiter at once; appends by other connections or
+    def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """Appends through this object wake the waiter at once; appends by other connections or
         processes are seen by polling the streams' versions in one query, at most 10 ms apart
-        (one thread watches every game of a server process, so it may poll often).
-        """
-        versions, seconds = check_wait_any(after, timeout)
-        if not versions:
-            return {}
+        (one thread watches every game of a server process, so it may poll often)."""
         names = json.dumps(list(versions))
         deadline = time.monotonic() + seconds
         pause = 0.001
