@@ -278,6 +278,7 @@ async def get_catalog(request: Request) -> Response:
             "min_players": info.min_players,
             "max_players": info.max_players,
             "default_players": list(info.player_names(info.max_players)),
+            "sides": list(info.sides),
         }
         for info in catalog.GAMES.values()
     ]

@@ -18,13 +18,14 @@ from attrs import field, frozen
 from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
+from avanti.core.limits import new_seed
 from avanti.server.wire import AnyGame, ApiError, dumps
 from avanti.store.base import check_command_id
 
 __all__ = ["CommandRequest", "Hello", "NewGame", "decode", "illegal", "new_game", "version_of"]
 
 _COMMAND_KEYS = frozenset({"command", "notation", "expected_version", "command_id"})
-_GAME_KEYS = frozenset({"game", "players", "bots", "options"})
+_GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides"})
 _HELLO_KEYS = frozenset({"token", "after", "table"})
 
 
@@ -113,6 +114,9 @@ class NewGame:
     """The seats bots play, with their kind."""
     options: JSONValue = None
     """The game's rule options, as its codec reads them (``None``: the defaults)."""
+    sides: tuple[str, ...] | None = None
+    """Each seat's side, by name, in a game with sides (Avanti mare!'s ``"fish-friends"`` and
+    ``"fisher-fans"``, M2); ``None``: the game's default sides."""
 
     @classmethod
     def read(cls, body: JSONValue, bot_kinds: tuple[str, ...]) -> NewGame:
@@ -153,7 +157,28 @@ class NewGame:
             if not isinstance(kind, str) or kind not in bot_kinds:
                 raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(bot_kinds)}")
             bots[int(key)] = kind
-        return cls(game=name, players=names, bots=bots, options=body.get("options"))
+        sides = body.get("sides")
+        if sides is not None:
+            if not info.sides:
+                raise ApiError(400, "bad-request", f"{info.title} has no sides to pick")
+            if (
+                not isinstance(sides, list)
+                or len(sides) != len(names)
+                or not all(isinstance(side, str) and side in info.sides for side in sides)
+            ):
+                raise ApiError(
+                    400,
+                    "bad-request",
+                    f"'sides' must name one side a player, each one of {', '.join(info.sides)} "
+                    "(M2)",
+                )
+        return cls(
+            game=name,
+            players=names,
+            bots=bots,
+            options=body.get("options"),
+            sides=None if sides is None else tuple(str(side) for side in sides),
+        )
 
 
 @frozen(kw_only=True)
@@ -216,11 +241,21 @@ def decode(game: AnyGame, seat: int, request: CommandRequest) -> Any:
         raise ApiError(422, "invalid-command", problems[:500]) from None
 
 
-def new_game(info: catalog.GameInfo, players: list[str], options: JSONValue) -> AnyGame:
-    """A new game with a secret seed (and the client's options, read by the game's codec)."""
+def new_game(
+    info: catalog.GameInfo,
+    players: list[str],
+    options: JSONValue,
+    sides: tuple[str, ...] | None = None,
+) -> AnyGame:
+    """A new game with a secret seed (and the client's options, read by the game's codec, and
+    the players' sides)."""
     module = info.load()
     try:
-        game: AnyGame = module.new_game(players)
+        game: AnyGame = (
+            module.new_game(players)
+            if sides is None
+            else info.new_game(players, new_seed(), sides=sides)
+        )
         if options is None:
             return game
         codec = type(game).rules.codec

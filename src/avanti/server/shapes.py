@@ -166,6 +166,12 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                     "description": "The game's options, as its codec reads them (the "
                     "`options` of the game's `PublicSetup`); left out, the defaults.",
                 },
+                "sides": {
+                    "type": "array",
+                    "items": _STRING,
+                    "description": "Each seat's side, in a game with sides (Avanti mare!: "
+                    "`fish-friends` or `fisher-fans`, M2); left out, the game's defaults.",
+                },
             },
             ("game", "players"),
             description="A new game. A seed is never accepted: the server draws a secret one.",
@@ -232,6 +238,7 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                             "min_players": _SEAT,
                             "max_players": _SEAT,
                             "default_players": {"type": "array", "items": _STRING},
+                            "sides": {"type": "array", "items": _STRING},
                         }
                     ),
                 },
@@ -249,9 +256,11 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                     "type": "array",
                     "items": _obj({"position": _VERSION, "text": _STRING}),
                 },
+                "labels": {"type": "array", "items": _STRING},
             },
             description="A seat's table for the browser front end: its picture of the game "
-            "(SVG text) and the events it may see from `after` on, each in words.",
+            "(SVG text), the events it may see from `after` on, each in words, and each of its "
+            "legal commands in words (what it does and costs), in the order of `legal`.",
         ),
         "StreamHello": _obj(
             {"token": _nullable(_STRING), "after": _VERSION, "table": {"type": "boolean"}},

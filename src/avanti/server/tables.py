@@ -309,7 +309,7 @@ class Tables:
                 f"this address has {open_games} games in play already: finish one first",
             )
         info = catalog.GAMES[request.game]
-        started = new_game(info, list(request.players), request.options)
+        started = new_game(info, list(request.players), request.options, request.sides)
         bots = request.bots
         tokens = tuple(
             None if seat in bots else new_token() for seat in range(len(request.players))

@@ -153,18 +153,36 @@ def public_setup_data(game: AnyGame) -> JSONValue:
 
 
 def table_data(game: AnyGame, info: catalog.GameInfo, seat: int | None, after: int) -> JSONValue:
-    """A seat's table: its picture of the game and the events it may see from position
-    ``after`` on, each in words. Built only from :meth:`~avanti.core.game.Game.view`,
-    :meth:`~avanti.core.game.Game.last_events`, :meth:`~avanti.core.game.Game.events_for` and
-    the public setup, so it holds nothing hidden from ``seat`` (A30)."""
+    """A seat's table: its picture of the game, the events it may see from position ``after``
+    on in words (the game's ``narrate``, which names Avanti's road spaces and speaks to the seat
+    of its own deeds), and each of its legal commands in words (the game's ``explain``: what it
+    does and what it costs). Built only from :meth:`~avanti.core.game.Game.view`,
+    :meth:`~avanti.core.game.Game.last_events`, :meth:`~avanti.core.game.Game.events_for`, the
+    seat's legal commands and the public setup, so it holds nothing hidden from ``seat``
+    (A30)."""
     module: Any = info.load()
     public = game.public_setup
-    svg: str = module.picture(game.view(seat), table=public, last=game.last_events(seat))
+    view = game.view(seat)
+    svg: str = module.picture(view, table=public, last=game.last_events(seat))
+    seen = game.events_for(seat, after=0)
+    told = sum(1 for position, _ in seen if position < after)
+    texts = module.narrate([event for _, event in seen], public, seat=seat, after=told)
     history: list[JSONValue] = [
-        {"position": position, "text": str(module.describe(event, public))}
-        for position, event in game.events_for(seat, after=after)
+        {"position": position, "text": str(text)}
+        for (position, _), text in zip(seen[told:], texts, strict=True)
     ]
-    return {"version": game.version, "seat": seat, "svg": svg, "history": history}
+    labels: list[JSONValue] = (
+        []
+        if seat is None
+        else [str(module.explain(public, command, view)) for command in game.legal_commands(seat)]
+    )
+    return {
+        "version": game.version,
+        "seat": seat,
+        "svg": svg,
+        "history": history,
+        "labels": labels,
+    }
 
 
 def update(

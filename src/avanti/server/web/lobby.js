@@ -27,20 +27,28 @@ function fillSeats() {
   const game = current();
   const count = Number(countSelect.value);
   const names = [...seats.querySelectorAll("input")].map((input) => input.value);
-  const kinds = [...seats.querySelectorAll("select")].map((select) => select.value);
+  const kinds = [...seats.querySelectorAll("select.kind")].map((select) => select.value);
+  const sides = [...seats.querySelectorAll("select.side")].map((select) => select.value);
   seats.querySelectorAll(".seat").forEach((row) => row.remove());
   for (let seat = 0; seat < count; seat++) {
     const name = el("input", {
       id: `name-${seat}`, name: `name-${seat}`, required: true, maxlength: 40,
       value: names[seat] || game.default_players[seat] || `Seat ${seat}`,
     });
-    const kind = el("select", {id: `player-${seat}`, name: `player-${seat}`},
+    const kind = el("select", {id: `player-${seat}`, name: `player-${seat}`, class: "kind"},
       el("option", {value: ""}, "a person"),
       ...catalog.bots.map((bot) => el("option", {value: bot}, `a ${bot} bot`)));
     kind.value = kinds[seat] !== undefined ? kinds[seat] : "";
-    seats.append(el("div", {class: "seat row"},
+    const row = el("div", {class: "seat row"},
       el("label", {for: `name-${seat}`}, `Seat ${seat}`), name,
-      el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat} is played by`), kind));
+      el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat} is played by`), kind);
+    if (game.sides && game.sides.length) {  // M2: each player backs a side
+      const side = el("select", {id: `side-${seat}`, name: `side-${seat}`, class: "side"},
+        ...game.sides.map((name) => el("option", {value: name}, `backs the ${name}`)));
+      side.value = sides[seat] || game.sides[seat % game.sides.length];
+      row.append(el("label", {for: `side-${seat}`, class: "sr-only"}, `Seat ${seat}'s side`), side);
+    }
+    seats.append(row);
   }
 }
 
@@ -93,6 +101,8 @@ form.addEventListener("submit", async (event) => {
     if (kind) bots[String(seat)] = kind;
   }
   const body = {game: gameSelect.value, players, bots};
+  const sides = [...seats.querySelectorAll("select.side")].map((select) => select.value);
+  if (sides.length === count) body.sides = sides;
   const text = document.getElementById("options").value.trim();
   if (text) {
     try {

@@ -27,6 +27,7 @@ const state = {
   shown: -1,           // the version the picture and history show
   heard: 0,            // the history holds the events before this position
   legal: [],           // this seat's legal commands: [{command, notation}]
+  labels: new Map(),   // each legal command's words (what it does, what it costs), by notation
   waiting: [],
   outcome: null,
   choices: null,       // the legal commands a click narrowed the buttons to, or null
@@ -49,8 +50,11 @@ function who(seat) {
 
 /** Draw an update's table (the seat's picture and its new history): every update carries it,
  * because the hello asked for it, so the page fetches nothing per change. */
-function showTable(table) {
+function showTable(table, legal) {
   if (!table || table.version < state.shown) return;
+  if (legal) {
+    state.labels = new Map(legal.map((choice, index) => [choice.notation, table.labels[index]]));
+  }
   drawPicture(table.svg);
   for (const line of table.history) {
     if (line.position < state.heard) continue;
@@ -96,6 +100,13 @@ function render() {
     });
     if (key) button.append(key, " ");
     button.append(choice.notation);
+    const label = state.labels.get(choice.notation);
+    if (label && label !== choice.notation) {  // the price before the choice (A22)
+      button.title = label;
+      const more = label.startsWith(choice.notation)
+        ? label.slice(choice.notation.length).replace(/^[:\s]+/, "") : label;
+      if (more) button.append(el("span", {class: "label"}, ` (${more})`));
+    }
     button.addEventListener("click", () => send({command: choice.command}));
     return button;
   });
@@ -238,7 +249,7 @@ function connect() {
     state.retry = 250;
     if (data.type === "update") {
       if (data.version >= state.version) take(data);
-      showTable(data.table);
+      showTable(data.table, data.legal);
     } else if (data.type === "result") {
       state.pending = false;
     } else if (data.type === "error") {
@@ -275,7 +286,9 @@ async function start() {
     state.seat = game.seat;
     state.names = (game.public_setup && game.public_setup.players) || [];
     const title = (served.games.find((known) => known.name === game.game) || {title: game.game}).title;
-    const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat})`;
+    const sides = (game.public_setup && game.public_setup.sides) || [];
+    const backing = state.seat !== null && sides[state.seat] ? `, backing the ${sides[state.seat]}` : "";
+    const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat})${backing}`;
     document.getElementById("who").textContent = `${title}: ${seatWords}`;
     document.title = `${title}: ${state.seat === null ? "watching" : who(state.seat)}`;
     main.dataset.seat = state.seat === null ? "" : String(state.seat);
