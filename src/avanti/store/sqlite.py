@@ -47,6 +47,11 @@ __all__ = ["MAX_BATCH", "SCHEMA_VERSION", "SQLiteEventStore"]
 MAX_BATCH = 64
 """The most appends the writer thread commits in one transaction."""
 
+IDLE_CONNECTIONS = 48
+"""Connections a store keeps open between calls, at most: enough for every worker thread of a
+busy server (AnyIO runs up to 40), so none is closed and opened again between two calls (each
+opening sets its pragmas, and the last one closed checkpoints the log)."""
+
 SCHEMA_VERSION = 2
 """The version of the tables this module writes (kept in ``PRAGMA user_version``).
 
@@ -253,7 +258,7 @@ class SQLiteEventStore(EventStore):
         with self._lock:
             if self._closed or connection not in self._all:
                 connection.close()
-            elif len(self._idle) < 8:
+            elif len(self._idle) < IDLE_CONNECTIONS:
                 self._idle.append(connection)
             else:
                 self._all.remove(connection)
