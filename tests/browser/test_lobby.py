@@ -70,3 +70,39 @@ def test_lobby_game_against_bots_to_the_end(
     assert page.locator("#result").inner_text().startswith("Game over: ")
     assert all(winner in page.locator("#result").inner_text() for winner in winners)
     page.context.close()
+
+
+def test_the_lobby_offers_each_seat_a_side_and_the_table_names_it_and_each_commands_words(
+    browser: Browser, served: Served
+) -> None:
+    """M2: in Avanti mare! each player sides with the fish friends or the fisher fans, picked in
+    the lobby; the seat's page says which side it backs, and each command button carries the
+    game's words for it (``explain``) beside its notation."""
+    from avanti import mare
+
+    page = browser.new_context().new_page()
+    page.goto(f"{served.url}/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "mare")
+    page.select_option("#count", "2")
+    options = page.locator("#side-0 option").all_inner_texts()
+    assert options == ["backs the fish-friends", "backs the fisher-fans"]
+    page.select_option("#side-0", "fisher-fans")
+    page.select_option("#side-1", "fish-friends")
+    page.select_option("#player-1", "heuristic")
+    page.click("#create-button")
+    link = page.locator('#links li[data-seat="0"] a.join')
+    link.wait_for()
+    href = link.get_attribute("href")
+    assert href is not None
+    game_id = href.removeprefix("/play/").split("#")[0]
+    game = stored(served, game_id)
+    assert [str(side) for side in game.setup.sides] == ["fisher-fans", "fish-friends"]
+    page.goto(f"{served.url}{href}")
+    page.wait_for_function(
+        "document.getElementById('who').textContent.includes('backing the fisher-fans')"
+    )
+    button = page.locator('#commands button.command[data-notation="roll"]')
+    button.wait_for()
+    roll = mare.Roll(0)
+    assert button.get_attribute("title") == mare.explain(game.public_setup, roll, game.view(0))
