@@ -97,7 +97,7 @@ def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` over src, tests and examples."""
     session.install(
         "-e",
-        ".[test,cli,postgres,server,rl,ray]",
+        ".[test,cli,plot,postgres,server,rl,ray]",
         "mypy>=1.10",
         "nox>=2024.4",
         "types-jsonschema",

@@ -172,7 +172,17 @@ def click_command(table: Table, game: Any, command: Any) -> None:
     }
     notation = game.notation(command)
     if kind in places:
-        picture.locator(places[kind]()).first.click(force=True)
+        target = picture.locator(places[kind]()).first
+        for attempt in range(3):
+            try:
+                target.click(force=True)
+                break
+            except PlaywrightError:
+                # another seat's move redrew the picture between finding the place and the
+                # click (the old drawing left the page): find it in the new one, once shown
+                if attempt == 2:
+                    raise
+                target.wait_for(state="visible", timeout=WAIT_MS)
         if table.page.locator("#commands button.all").count() == 0:
             return  # the click named one command and sent it
     quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
