@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -170,8 +171,23 @@ class Serve:
         self._log.close()
 
 
+def _for_a_command() -> bool:
+    """Whether the calling thread is serving a command (inside the table core's ``act``), not
+    pushing updates (the hub's watcher may load a game it was told of meanwhile)."""
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in ("act", "_execute") and code.co_filename.endswith(
+            ("tables.py", "app.py")
+        ):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def counted(store: Any) -> collections.Counter[str]:
-    """Count every call of ``store``'s public methods (wrapped on the instance)."""
+    """Count the calls of ``store``'s public methods (wrapped on the instance) made for a
+    command (see :func:`_for_a_command`)."""
     calls: collections.Counter[str] = collections.Counter()
     for name in dir(type(store)):
         method = getattr(store, name)
@@ -179,7 +195,8 @@ def counted(store: Any) -> collections.Counter[str]:
             continue
 
         def wrapper(*args: Any, _name: str = name, _method: Any = method, **kw: Any) -> Any:
-            calls[_name] += 1
+            if _for_a_command():
+                calls[_name] += 1
             return _method(*args, **kw)
 
         setattr(store, name, wrapper)
