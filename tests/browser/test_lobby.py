@@ -99,9 +99,7 @@ def test_the_lobby_offers_each_seat_a_side_and_the_table_names_it_and_each_comma
     game = stored(served, game_id)
     assert [str(side) for side in game.setup.sides] == ["fisher-fans", "fish-friends"]
     page.goto(f"{served.url}{href}")
-    page.wait_for_function(
-        "document.getElementById('who').textContent.includes('backing the fisher-fans')"
-    )
+    page.locator("#who", has_text="backing the fisher-fans").wait_for()  # no eval (CSP)
     button = page.locator('#commands button.command[data-notation="roll"]')
     button.wait_for()
     roll = mare.Roll(0)
