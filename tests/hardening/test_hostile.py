@@ -101,8 +101,16 @@ def _parent(doc: Any, path: list[Any]) -> Any:
     return doc
 
 
+PATH_DEPTH = 8
+"""How deep the mutations reach into a document (a game document is at most about 6 deep):
+never into the inside of a ``DEEP`` value an earlier mutation put there, so two of them never
+nest (1,800 levels, beyond what ``json.dumps`` can write, would fail the strategy itself)."""
+
+
 def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     found = [prefix]
+    if len(prefix) >= PATH_DEPTH:
+        return found
     if isinstance(doc, dict):
         for key, value in doc.items():
             found += _paths(value, (*prefix, key))
