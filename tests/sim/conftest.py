@@ -4,6 +4,11 @@ Ray starts its own processes (a GCS server, a raylet, workers); the fixture star
 two CPUs and no dashboard, and ``ray.shutdown()`` stops them all when the session ends. Ray's
 notice about authentication tokens is silenced with ``RAY_AUTH_MODE=disabled``: the cluster
 listens on this machine only and lives for the tests alone.
+
+Ray gives its raylet a fixed 30 seconds to register with the GCS, and on a machine busy with
+other work (the test gate runs two workers beside browsers and databases) that start can time
+out while nothing is wrong: the fixture then stops what was started and starts the cluster again,
+up to :data:`STARTS` times, so a test fails only when Ray cannot start at all.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from typing import Any
 
 import pytest
 
+STARTS = 3
+"""How many times the fixture starts the cluster before it gives up."""
+
 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
@@ -25,7 +33,14 @@ def ray_cluster() -> Iterator[Any]:
         pytest.fail("the Ray tests need ray: pip install 'avanti[ray]'", pytrace=False)
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     # Ray hands the driver's sys.path to its workers, so they import tests.sim.bots as it does.
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    for start in range(1, STARTS + 1):
+        try:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            break
+        except Exception as error:  # Ray raises a bare Exception when its raylet starts late
+            ray.shutdown()  # stops what this start left running
+            if start == STARTS or "timed out during startup" not in str(error):
+                raise
     try:
         yield ray
     finally:
