@@ -133,7 +133,7 @@ def test_the_title_says_your_move_and_the_sound_setting_is_remembered(
 ) -> None:
     """A30: Bob's title is plain while Ann places the event marker (A7), "(•) Your move ·
     Avanti" once his card is to be laid (A8), and plain again when he has laid it; the sound
-    is off until turned on, and stays on after a reload."""
+    is off until turned on, stays on after a reload, and beeps once when his move begins."""
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
     table = _open(browser, _seat_url(served, reply, 1), 1)
     game = stored(served, reply["id"])
@@ -158,6 +158,11 @@ def test_the_title_says_your_move_and_the_sound_setting_is_remembered(
     page.locator("#settings summary").click()
     assert page.locator("#sound").is_checked()
     assert page.evaluate("localStorage.getItem('avanti.sound')") == "on"
+    assert page.get_attribute("#table", "data-beeps") is None  # not Bob's move: no sound
+    game = _advance(served, reply, lambda now: 1 in now.waiting)
+    table.wait(game.version)
+    assert page.title() == "(\u2022) Your move \u00b7 Avanti"
+    assert page.get_attribute("#table", "data-beeps") == "1"  # one beep as his move began
     page.context.close()
 
 
