@@ -340,3 +340,19 @@ def test_the_end_screen_shows_the_standings(
     seat.page.screenshot(path=screens / f"end-{name}.png")
     seat.page.context.close()
     watcher.page.context.close()
+
+
+def test_reduced_motion_shows_each_step_at_once(browser: Browser, served: Served) -> None:
+    """A browser that asks for reduced motion gets instant steps whatever the pace setting
+    (here the default, 0.6 s): the drive is drawn at once, nothing moves, the pace offers it."""
+    reply = served.create("avanti", ["Ann", "Bob", "Cy"])
+    game = _advance(served, reply, _drives, seed=4)
+    context = _context(browser, pace=None, reduced_motion="reduce")
+    table = Table(context.new_page(), _seat_url(served, reply, 0), 0).open()
+    table.wait(game.version)
+    game = _advance(served, reply, lambda now: now.version > game.version, seed=4)
+    table.wait(game.version)
+    assert table.page.get_attribute("#table", "data-moved") == ""
+    assert table.page.evaluate("document.getAnimations().length") == 0
+    assert table.page.input_value("#pace") == "0"
+    context.close()
