@@ -15,6 +15,7 @@ that a change to the drawing shows in review. After a deliberate change, rewrite
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -207,6 +208,29 @@ def test_a11_the_hops_of_williams_leapfrog_are_drawn() -> None:
     assert len(hops) == 3
     assert {hop.get("stroke") for hop in hops} == {SEAT_COLORS[WILLIAM]}
     assert titles(root, "bump") == ["William's car met Jack's", "William's car met Tina's"]
+
+
+def test_a11_williams_drive_is_a_path_a_page_can_follow() -> None:
+    """William's car (data-piece ``car-4``) carries the 10 points of its drive, one per road
+    space from the marker's 31 round to 5 (distances 0-8), then where it stands, on 6 (three
+    hops of 3: distance 9); the points where it met Jack on 0 and Tina on 3 (distances 3 and 6)
+    are marked as leapfrogs. No other car has a path."""
+    root = parse(draw(first_round(), JACK))
+    cars = {node.get("data-piece"): node for node in root.iter() if node.get("data-piece")}
+    assert {f"car-{seat}" for seat in range(5)} <= set(cars)
+    assert all(cars[f"car-{seat}"].get("data-path") is None for seat in range(4))
+    path = json.loads(cars["car-4"].get("data-path") or "[]")
+    assert len(path) == 10
+    assert [index for index, point in enumerate(path) if len(point) == 3] == [3, 6]
+    rect = cars["car-4"].find(f"{SVG}rect")
+    assert rect is not None
+    centre = [
+        float(rect.get("x", "0")) + float(rect.get("width", "0")) / 2,
+        float(rect.get("y", "0")) + float(rect.get("height", "0")) / 2,
+    ]
+    assert path[-1] == pytest.approx(centre, abs=0.1)
+    assert {f"cash-{seat}" for seat in range(5)} <= set(cars)
+    assert {f"figure-{seat}" for seat in range(5)} <= set(cars)
 
 
 def test_a15_the_tolls_paid_show_as_changes_of_cash() -> None:

@@ -14,7 +14,10 @@ from avanti.store import GameStore
 from tests.browser.support import expected, hidden_problems, svg_data, svg_text
 from tests.server.support import PATIENCE, Served, wait_for
 
-__all__ = ["Table", "click_command", "open_tables", "play", "stored"]
+__all__ = ["INSTANT", "Table", "click_command", "open_tables", "play", "stored"]
+
+INSTANT = "localStorage.setItem('avanti.pace', '0')"
+"""An init script that sets a page's pace to instant (each step shown at once, no animation)."""
 
 WAIT_MS = PATIENCE * 1000
 """How long a page may take to show what it should (a guard against hanging, not a measure)."""
@@ -146,13 +149,19 @@ def stored(served: Served, game_id: str, version: int | None = None) -> Any:
     return type(game).replay(game.setup, game.events[:version], verify=False)
 
 
-def open_tables(browser: Browser, served: Served, reply: Any, **context: Any) -> dict[int, Table]:
-    """A table page per seat with a token, each in a browser context of its own."""
+def open_tables(
+    browser: Browser, served: Served, reply: Any, pace: str | None = INSTANT, **context: Any
+) -> dict[int, Table]:
+    """A table page per seat with a token, each in a browser context of its own (its pace
+    set by the init script ``pace``: instant unless told, ``None`` for the page's default)."""
     tables: dict[int, Table] = {}
     for seat in reply["seats"]:
         if seat["token"] is None:
             continue
-        page = browser.new_context(**context).new_page()
+        made = browser.new_context(**context)
+        if pace is not None:
+            made.add_init_script(pace)
+        page = made.new_page()
         url = f"{served.url}/play/{reply['id']}#{seat['token']}"
         tables[seat["seat"]] = Table(page, url, seat["seat"]).open()
     return tables
@@ -184,9 +193,15 @@ def click_command(table: Table, game: Any, command: Any) -> None:
                     raise
                 target.wait_for(state="visible", timeout=WAIT_MS)
         if table.page.locator("#commands button.all").count() == 0:
+            if table.page.locator("#commands button.armed").count() > 0:
+                target.click(force=True)  # selected only: the same place again confirms it
             return  # the click named one command and sent it
     quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
-    table.page.locator(f'#commands button[data-notation="{quoted}"]').click(force=True)
+    button = table.page.locator(f'#commands button[data-notation="{quoted}"]')
+    confirm = button.get_attribute("data-confirm") == "true"
+    button.click(force=True)
+    if confirm:
+        button.click(force=True)  # the first click selected it; the second sends it
 
 
 def _same(game: Any, version: int) -> Any:

@@ -3,12 +3,14 @@ commands are on the screen."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page
 
 from avanti.avanti.state import Phase
-from tests.browser.tables import Table, stored
+from tests.browser.tables import INSTANT, Table, stored
 from tests.server.support import Served
 
 
@@ -65,4 +67,48 @@ def test_table_fits_a_phone(browser: Browser, served: Served, screens: Path) -> 
     table.catch_up(before + 1)  # the tap's command, read back from the page, not the store
     assert stored(served, reply["id"]).view(None).phase is Phase.PLANNING
     _no_sideways_scroll(page)
+    page.context.close()
+
+
+_OVERFLOWING = """() => [document.documentElement, ...document.querySelectorAll(
+        '.bar, .table, .board, .side, .picture, .commands, .say, .history, .result, .standings,'
+        + ' .settings, .row')]
+    .filter((node) => node.offsetParent !== null || node === document.documentElement)
+    .filter((node) => node.scrollWidth > node.clientWidth + 1
+        || node.getBoundingClientRect().right > window.innerWidth + 1)
+    .map((node) => `${node.className}: ${node.scrollWidth} > ${node.clientWidth}`)"""
+"""Every row of the page (and the page) wider than its box or than the screen."""
+
+
+@pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
+def test_no_row_overflows_and_no_key_hints_on_a_touch_screen(
+    browser: Browser, served: Served, name: str
+) -> None:
+    """A30: on a 390 by 844 touch screen no row of the table page is wider than its box, at the
+    first move and on the end screen, and the page shows no key hints (``hover: none``)."""
+    reply = served.create(name, ["Ann", "Bob", "Cy"])
+    page = _phone(browser)
+    page.context.add_init_script(INSTANT)
+    table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
+    table.open().wait(stored(served, reply["id"]).version)
+    assert page.evaluate(_OVERFLOWING) == []
+    assert not page.locator("#keys").is_visible()
+    assert page.locator("#commands kbd").count() > 0  # there, but not shown on a touch screen
+    assert not page.locator("#commands kbd").first.is_visible()
+    rng = random.Random(1)
+    tokens = {seat["seat"]: seat["token"] for seat in reply["seats"]}
+    game = stored(served, reply["id"])
+    while not game.is_over:  # to the end, over HTTP, then the end screen on the phone
+        seat = game.waiting[0]
+        command = rng.choice(list(game.legal_commands(seat)))
+        answer = served.http.post(
+            f"/games/{reply['id']}/commands",
+            json={"notation": game.notation(command), "expected_version": game.version},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert answer.status_code == 200, answer.text
+        game = stored(served, reply["id"])
+    table.wait(game.version)
+    page.locator("table.standings").wait_for()
+    assert page.evaluate(_OVERFLOWING) == []
     page.context.close()

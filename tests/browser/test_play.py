@@ -122,10 +122,10 @@ def test_mare_three_pages_play_to_the_end_with_keys(
 def test_autorama_three_pages_play_to_the_end(
     browser: Browser, served: Served, screens: Path
 ) -> None:
-    """F1-F20: three seats play For Sale: Autorama to the end; no page ever shows another
-    seat's cash (F2) or face-down offer (F14)."""
+    """F1-F20: three seats play For Sale: Autorama to the end with the moves animated (a step
+    of 50 ms); no page ever shows another seat's cash (F2) or face-down offer (F14)."""
     reply = served.create("autorama", ["Ann", "Bob", "Cy"])
-    tables = open_tables(browser, served, reply)
+    tables = open_tables(browser, served, reply, pace="localStorage.setItem('avanti.pace', '50')")
     game = play(
         served,
         reply["id"],

@@ -277,7 +277,8 @@ class _Drawing:
         marks = _marks(view, seat, self.own)
         if marks and self.labels:
             parts.append(text(30, y + 42, " · ".join(marks), font_size=11, fill=color))
-        parts.extend(self.this_round(seat, y))
+        # this round's bid, advisor or offer: one piece, so a page shows it appear or turn over
+        parts.append(element("g", {"data-piece": f"round-{seat}"}, self.this_round(seat, y)))
         kept = view.kept[seat]
         step = min(_SMALL_W + 4, 220 / max(len(kept), 1))
         for index, advisor in enumerate(kept):

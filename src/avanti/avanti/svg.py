@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import textwrap
 import xml.etree.ElementTree as ET
@@ -606,7 +607,12 @@ class _Drawing:
                 words = f"{self.names[seat]}'s car on {self.space_words(space)}"
                 yield element(
                     "g",
-                    {"class": f"car seat-{seat}", "opacity": "0.5" if gone else None},
+                    {
+                        "class": f"car seat-{seat}",
+                        "opacity": "0.5" if gone else None,
+                        "data-piece": f"car-{seat}",
+                        "data-path": self.path(seat, x, y),
+                    },
                     self.car(x, y, seat, words + (", out of this run" if gone else "")),
                 )
             seat = seats[-1]
@@ -623,6 +629,27 @@ class _Drawing:
                     text_anchor="middle",
                     fill=color,
                 )
+
+    def path(self, seat: int, x: float, y: float) -> str | None:
+        """Where ``seat``'s car passed in the last move, when it drove (A11): the JSON list of
+        its centre's points on each road space from its start to where it stands, ``(x, y)``,
+        a point where a hop landed on another car and went on (a leapfrog) marked by a third
+        value ``1``; for a page that shows the drive space by space."""
+        view = self.view
+        if view.marker is None or any(isinstance(e, EventMarkerPlaced) for e in self.last):
+            return None
+        length = self.board.track_length
+        for event in self.last:
+            if isinstance(event, CarMoved) and event.seat == seat:
+                points: list[list[float]] = []
+                out = _SPACE_R + 6 + _CAR_H / 2
+                for distance in range(event.start, event.hops[-1]):
+                    hx, hy, nx, ny = self.loop.at((view.marker + distance) % length)
+                    point = [_r(hx + nx * out), _r(hy + ny * out)]
+                    points.append([*point, 1] if distance in event.hops else point)
+                points.append([_r(x), _r(y)])
+                return json.dumps(points, separators=(",", ":"))
+        return None
 
     def hops(self) -> Iterator[ET.Element]:
         """The last car that drove (A11): an arrow per hop, a ring in its colour where it
@@ -718,6 +745,7 @@ class _Drawing:
                         "circle",
                         f"{self.names[seat]}'s figure",
                         class_=f"figure seat-{seat}",
+                        data_piece=f"figure-{seat}",
                         cx=x + 8 + column * 12.0,
                         cy=y + 23 + row * 12.0,
                         r=5.5,
@@ -804,7 +832,14 @@ class _Drawing:
                 ),
                 *self.car(31, mid, seat),
                 _label(_NAME, mid + 4, shown, 12, font_weight="bold" if you else None),
-                _label(_CASH, mid + 4, _money(view.cash[seat]), 12, text_anchor="end"),
+                _label(
+                    _CASH,
+                    mid + 4,
+                    _money(view.cash[seat]),
+                    12,
+                    text_anchor="end",
+                    data_piece=f"cash-{seat}",
+                ),
                 _label(_ISLAND, mid + 4, str(view.island[seat]), 12, text_anchor="end"),
                 _label(_DRIVEN, mid + 4, str(view.distances[seat]), 12, text_anchor="end"),
                 _label(_NOW, mid + 4, self.status(seat), 11),

@@ -355,7 +355,8 @@ def _fish(fish: Fish, x: float, y: float, labels: bool, scale: float = 1.0) -> E
         )
     transform = f"translate({_num(x)} {_num(y)})" + (f" scale({_num(scale)})" if scale != 1 else "")
     hook = {"data-command": "MoveFish", "data-fish": fish.value}  # a click moves it (M4)
-    return element("g", {"transform": transform, **hook}, parts)
+    piece = {"data-piece": f"fish-{fish.value}"}  # the same fish in every picture, as it swims
+    return element("g", {"transform": transform, **hook, **piece}, parts)
 
 
 def _piece_x(piece: int) -> float:
@@ -457,7 +458,7 @@ def _boat(view: View, labels: bool) -> list[ET.Element]:
     """The boat's large piece, moved up by the pieces taken (M5), the caught fish in it."""
     x = _LEFT + view.boat * _PIECE
     bottom = _TOP + _BAND
-    nodes = [
+    hull = [
         element(
             "rect",
             {
@@ -482,7 +483,7 @@ def _boat(view: View, labels: bool) -> list[ET.Element]:
         ),
     ]
     for offset in (26, 58):  # the two fishers (M1)
-        nodes.append(
+        hull.append(
             element(
                 "circle",
                 {
@@ -494,6 +495,7 @@ def _boat(view: View, labels: bool) -> list[ET.Element]:
                 },
             )
         )
+    nodes = [element("g", {"data-piece": "boat"}, hull)]  # the boat and its fishers, as it moves
     caught = [fish for fish in FISH if view.fish[fish.slot] == CAUGHT]
     for index, fish in enumerate(caught):
         column, row = index % 2, index // 2
