@@ -542,6 +542,9 @@ PATHS = {
     "/games/{id}/table": {"get"},
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
+    "/games/{id}/seats": {"post"},
+    "/games/{id}/start": {"post"},
+    "/games/{id}/rematch": {"post"},
     "/games/{id}/stream": {"get"},
 }
 

@@ -16,6 +16,7 @@ holding everything it has not yet been sent.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -124,6 +125,12 @@ class Listener:
             await self.send_update(game)
 
 
+async def _told(listener: Listener, text: str) -> None:
+    """Send ``text`` to one listener; a connection that went away is left to its session."""
+    with contextlib.suppress(Exception):
+        await listener.send(text)
+
+
 class _Channel:
     """The listeners of one game and the newest version of it offered to them."""
 
@@ -219,6 +226,15 @@ class Hub:
         channel.listeners.discard(listener)
         if not channel.listeners:
             del self._channels[listener.game_id]
+
+    def tell(self, game_id: str, text: str) -> None:
+        """Send one message (a chat message, a rematch) to every connection of a game in this
+        process, each in a task of its own: a slow or gone connection holds up no other."""
+        channel = self._channels.get(game_id)
+        if channel is None or self._tasks is None:
+            return
+        for listener in list(channel.listeners):
+            self._tasks.start_soon(_told, listener, text)
 
     def known(self, game_id: str) -> int:
         """The newest version of a game this hub has seen stored (0 for a game it does not

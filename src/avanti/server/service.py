@@ -13,10 +13,13 @@ from anyio import to_thread
 
 from avanti import catalog
 from avanti.server.bots import BotRunner
+from avanti.server.chat import Chat
+from avanti.server.joining import Joining
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.openapi import openapi
 from avanti.server.push import Hub
+from avanti.server.rematch import Rematch
 from avanti.server.schema import schemas
 from avanti.server.tables import Acted, Seated, Tables
 from avanti.server.wire import ApiError
@@ -40,6 +43,12 @@ class Server:
         """The WebSocket listeners."""
         self.bots = BotRunner(self.tables, self.hub, think_seconds, bot_workers)
         """The bots."""
+        self.joining = Joining(self.tables)
+        """Open tables and the seats taken at them."""
+        self.chat = Chat(self.tables)
+        """The tables' chats."""
+        self.rematch = Rematch(self.tables)
+        """Rematches."""
         self._documents: dict[str, Any] = {}
 
     @property
