@@ -89,7 +89,8 @@ def test_bad_chat_is_refused_and_nothing_is_stored(served: Served, text: Any) ->
         assert receive(socket)["type"] == "update"
         socket.send(json.dumps({"type": "chat", "text": text}))
         refused = receive(socket)
-        assert refused["type"] == "error" and refused["error"]["kind"] == "invalid-request"
+        assert refused["type"] == "error"
+        assert refused["error"]["kind"] == "invalid-request"
         if isinstance(text, str) and len(text) > 3:
             assert text not in refused["error"]["message"]
         socket.send(json.dumps({"type": "chat", "text": "still here"}))
@@ -111,7 +112,7 @@ def test_a_spectator_reads_but_does_not_write_and_a_flood_is_rate_limited(
             assert (refused["status"], refused["error"]["kind"]) == (403, "forbidden")
             for n in range(5):
                 socket.send(json.dumps({"type": "chat", "text": f"m{n}"}))
-            kinds = []
+            kinds: list[str] = []
             while len(kinds) < 5:
                 message = receive(socket)
                 if message["type"] == "chat":
@@ -141,7 +142,8 @@ def test_racing_chat_messages_get_ids_without_gaps() -> None:
         posted = list(pool.map(lambda n: chat.post(created.game_id, n % 2, f"m{n}"), range(40)))
     assert sorted(message["id"] for message in posted) == list(range(40))
     recent = chat.recent(created.game_id)
-    assert len(recent) == 40 and recent[0]["at"] == 1_800_000_000
+    assert len(recent) == 40
+    assert recent[0]["at"] == 1_800_000_000
     assert chat.recent("nothing-here") == []
     system = chat.post(created.game_id, None, "Ann's time ran out: a bot moved", system=True)
     assert (system["seat"], system["name"], system["system"]) == (None, None, True)
@@ -167,9 +169,7 @@ def finished(served: Served, bots: dict[str, str]) -> Any:
             url = f"/games/{game['id']}/seats/{seat['seat']}/bot"
             put = served.http.put(url, json={"bot": "random"}, headers=auth(seat["token"]))
             assert put.status_code == 200
-    wait_for(
-        lambda: served.http.get(f"/games/{game['id']}").json()["outcome"], "the game to end"
-    )
+    wait_for(lambda: served.http.get(f"/games/{game['id']}").json()["outcome"], "the game to end")
     return game
 
 
@@ -188,13 +188,15 @@ def test_a_rematch_seats_the_same_players_and_is_one_game_under_racing_calls(
         assert [reply.status_code for reply in replies] == [200] * 4
         answers = [reply.json() for reply in replies]
         assert len({answer["game_id"] for answer in answers}) == 1
-        assert answers[0] == answers[2] and answers[1] == answers[3]  # the same each time
+        assert answers[0] == answers[2]
+        assert answers[1] == answers[3]
         assert [answer["seat"] for answer in answers] == [0, 1, 0, 1]
         new_id = answers[0]["game_id"]
         assert next_of(eye, "rematch") == {"type": "rematch", "game_id": new_id}
     new = served.http.get(f"/games/{new_id}", headers=auth(answers[1]["token"])).json()
     old = served.http.get(f"/games/{game['id']}").json()
-    assert new["seat"] == 1 and new["outcome"] is None
+    assert new["seat"] == 1
+    assert new["outcome"] is None
     assert new["public_setup"]["players"] == old["public_setup"]["players"]
     [entry] = [g for g in served.http.get("/games").json()["games"] if g["id"] == new_id]
     assert entry["bots"] == {"2": "random"}

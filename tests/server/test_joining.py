@@ -48,21 +48,25 @@ def sit(served: Served, game_id: str, name: Any) -> httpx.Response:
 def test_a_table_with_an_open_seat_waits_then_starts_when_it_is_taken(served: Served) -> None:
     created = open_table(served)
     game_id = created["id"]
-    assert created["open"] is True and created["invite"] == f"/?join={game_id}"
+    assert created["open"] is True
+    assert created["invite"] == f"/?join={game_id}"
     assert [seat["open"] for seat in created["seats"]] == [False, True]
     assert created["seats"][1]["token"] is None
     ann = created["seats"][0]["token"]
     waiting = served.http.get(f"/games/{game_id}", headers=auth(ann)).json()
-    assert waiting["state"] == "open" and waiting["seat"] == 0
+    assert waiting["state"] == "open"
+    assert waiting["seat"] == 0
     assert (waiting["taken"], waiting["seats"], waiting["players"]) == (1, 2, ["Ann", None])
     lobby = served.http.get("/games").json()["games"]
-    assert lobby[0]["id"] == game_id and lobby[0]["state"] == "open"
+    assert lobby[0]["id"] == game_id
+    assert lobby[0]["state"] == "open"
     reply = sit(served, game_id, "Bob")
     assert reply.status_code == 201, reply.text
     bob = reply.json()
     assert (bob["game_id"], bob["seat"]) == (game_id, 1)
     game = served.http.get(f"/games/{game_id}", headers=auth(bob["token"])).json()
-    assert game["seat"] == 1 and game["version"] == 0
+    assert game["seat"] == 1
+    assert game["version"] == 0
     assert served.http.get(f"/games/{game_id}", headers=auth(ann)).json()["seat"] == 0
     assert sit(served, game_id, "Cy").json()["error"]["kind"] == "table-full"
     [entry] = [g for g in served.http.get("/games").json()["games"] if g["id"] == game_id]
@@ -81,7 +85,8 @@ def test_a_waiting_socket_is_told_of_each_seat_then_gets_the_game(served: Served
         assert (second["type"], second["taken"]) == ("table", 2)
         assert sit(served, game_id, "Cy").status_code == 201
         update = receive(socket)
-        assert update["type"] == "update" and update["waiting"] == [0]
+        assert update["type"] == "update"
+        assert update["waiting"] == [0]
         socket.send(json.dumps({"type": "ping"}))
         assert receive(socket) == {"type": "pong"}
 
@@ -122,11 +127,13 @@ def test_hostile_names_are_refused_and_the_seat_stays_open(
 ) -> None:
     created = open_table(served)
     reply = sit(served, created["id"], name)
-    assert reply.status_code == 422 and reply.json()["error"]["kind"] == kind
+    assert reply.status_code == 422
+    assert reply.json()["error"]["kind"] == kind
     if isinstance(name, str) and len(name) > 1:
         assert name not in reply.json()["error"]["message"]
     waiting = served.http.get(f"/games/{created['id']}").json()
-    assert waiting["taken"] == 1 and waiting["players"] == ["Ann", None]
+    assert waiting["taken"] == 1
+    assert waiting["players"] == ["Ann", None]
 
 
 def test_html_in_a_name_is_kept_as_text(served: Served) -> None:
@@ -143,14 +150,16 @@ def test_only_the_creator_fills_the_open_seats_with_bots(served: Served) -> None
     bob = sit(served, game_id, "Bob").json()
     start = f"/games/{game_id}/start"
     refused = served.http.post(start, json={"bot": "random"}, headers=auth(bob["token"]))
-    assert refused.status_code == 403 and refused.json()["error"]["kind"] == "forbidden"
+    assert refused.status_code == 403
+    assert refused.json()["error"]["kind"] == "forbidden"
     assert served.http.post(start, json={"bot": "random"}).status_code == 403
     assert served.http.post(start, json={"bot": "nobody"}, headers=auth(ann)).status_code == 400
     assert served.http.get(f"/games/{game_id}").json()["state"] == "open"
     reply = served.http.post(start, json={"bot": "random"}, headers=auth(ann))
     assert reply.json() == {"game_id": game_id, "bots": 1}
     game = served.http.get(f"/games/{game_id}", headers=auth(ann)).json()
-    assert game["seat"] == 0 and game["public_setup"]["players"][:2] == ["Ann", "Bob"]
+    assert game["seat"] == 0
+    assert game["public_setup"]["players"][:2] == ["Ann", "Bob"]
     [entry] = [g for g in served.http.get("/games").json()["games"] if g["id"] == game_id]
     assert entry["bots"] == {"2": "random"}
     again = served.http.post(start, json={"bot": "random"}, headers=auth(ann))
@@ -185,7 +194,8 @@ def test_seat_taking_and_tables_obey_the_limits(tmp_path: Path) -> None:
         first = open_table(served, {"game": "avanti", "players": ["Ann", None, None, None]})
         open_table(served)
         third = served.http.post("/games", json=OPEN_MARE)
-        assert third.status_code == 429 and third.json()["error"]["kind"] == "rate-limited"
+        assert third.status_code == 429
+        assert third.json()["error"]["kind"] == "rate-limited"
         kinds = [sit(served, first["id"], f"P{n}").status_code for n in range(3)]
         assert kinds == [201, 201, 429]
         assert served.http.get(f"/games/{first['id']}").json()["taken"] == 3
@@ -195,16 +205,16 @@ def test_the_lobby_lists_open_tables_then_games_in_play_then_finished_ones(
     served: Served,
 ) -> None:
     finished = served.create("mare", ["Tina", "Udo"], {"0": "random", "1": "random"})["id"]
-    wait_for(
-        lambda: served.http.get(f"/games/{finished}").json()["outcome"], "the bots to finish"
-    )
+    wait_for(lambda: served.http.get(f"/games/{finished}").json()["outcome"], "the bots to finish")
     playing = served.create("avanti", ["Ann", "Bob", "Cy"])["id"]
     waiting = open_table(served)["id"]
     lobby = served.http.get("/games").json()["games"]
     assert [entry["id"] for entry in lobby] == [waiting, playing, finished]
     assert [entry["state"] for entry in lobby] == ["open", "playing", "finished"]
-    assert lobby[1]["turn"] == ["Ann"] and lobby[1]["round"] == 1
-    assert lobby[2]["winners"] and set(lobby[2]["winners"]) <= {"Tina", "Udo"}
+    assert lobby[1]["turn"] == ["Ann"]
+    assert lobby[1]["round"] == 1
+    assert lobby[2]["winners"]
+    assert set(lobby[2]["winners"]) <= {"Tina", "Udo"}
     outcome = served.http.get(f"/games/{finished}").json()["outcome"]
     names = ["Tina", "Udo"]
     assert lobby[2]["winners"] == [names[seat] for seat in outcome["winners"]]
@@ -212,7 +222,8 @@ def test_the_lobby_lists_open_tables_then_games_in_play_then_finished_ones(
     only = served.http.get("/games?game=avanti").json()["games"]
     assert [entry["id"] for entry in only] == [playing]
     text = json.dumps(lobby)
-    assert "token" not in text and "seed" not in text
+    assert "token" not in text
+    assert "seed" not in text
 
 
 def test_limits_refuse_bad_chat_and_seat_settings() -> None:
@@ -220,4 +231,4 @@ def test_limits_refuse_bad_chat_and_seat_settings() -> None:
 
     for name in ("seats_per_second", "chat_per_second", "chat_length", "chat_burst"):
         with pytest.raises(InvalidArgument, match=name):
-            ServerLimits(**{name: 0})
+            ServerLimits(**{name: 0})  # type: ignore[arg-type]

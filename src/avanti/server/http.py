@@ -8,6 +8,7 @@ a bug into a logged 500.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -167,6 +168,8 @@ async def create_game(request: Request) -> Response:
     create = server.joining.create if wanted.open_seats else server.tables.create
     created = await to_thread.run_sync(create, wanted, _client(request))
     log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
+    if created.game is not None and wanted.seconds_per_move is not None:
+        server.clock.register(created.game_id, {"clock": wanted.seconds_per_move}, created.game)
     server.bots.kick(created.game_id)
     seats = [
         {
@@ -205,7 +208,7 @@ async def take_seat(request: Request) -> Response:
         server.joining.take, game, body["name"], _client(request)
     )
     log(logging.INFO, "seated", game=game, seat=seat)
-    server.bots.kick(game)
+    await _started(server, game)
     return json_response({"game_id": game, "seat": seat, "token": token}, 201)
 
 
@@ -221,8 +224,14 @@ async def start_table(request: Request) -> Response:
     if not isinstance(kind, str) or kind not in kinds:
         raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(kinds)}")
     filled = await to_thread.run_sync(server.joining.fill, game, _token(request), kind)
-    server.bots.kick(game)
+    await _started(server, game)
     return json_response({"game_id": game, "bots": filled})
+
+
+async def _started(server: Server, game: str) -> None:
+    """After a seat was taken: a game that started gets its bots and its clock going."""
+    with contextlib.suppress(ApiError):  # still open: no game yet
+        await server.read(game)
 
 
 async def rematch(request: Request) -> Response:
@@ -232,7 +241,7 @@ async def rematch(request: Request) -> Response:
     _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
     new_id, seat, token = await to_thread.run_sync(server.rematch.seat, game, _token(request))
     server.hub.tell(game, dumps({"type": "rematch", "game_id": new_id}))
-    server.bots.kick(new_id)
+    await server.read(new_id)
     return json_response({"game_id": new_id, "seat": seat, "token": token})
 
 

@@ -87,6 +87,8 @@ class Listener:
         """The game's catalog entry when each update carries the seat's table, else ``None``."""
         self.build: Build = build_update
         """How the listener's updates are built (a hub shares one payload among its seats)."""
+        self.clock: Callable[[str, AnyGame], object] | None = None
+        """The ``clock`` each update carries (``...``: none), if the game may have one."""
         self._send = send
         self._newest: AnyGame | None = None
         self._wake = anyio.Event()
@@ -112,6 +114,9 @@ class Listener:
             build = functools.partial(self.build, self.game_id, game, self.seat, after, self.table)
             # a table (a picture drawn, the history in words) is built off the event loop
             message = build() if self.table is None else await to_thread.run_sync(build)
+            clock = ... if self.clock is None else self.clock(self.game_id, game)
+            if clock is not ...:  # a timed game: its deadline, added to the shared payload
+                message = f'{message[:-1]},"clock":{dumps(clock)}}}'
             await self._send(message)
             self.last = max(self.last, game.version)
 
@@ -164,6 +169,8 @@ class Hub:
         self._joined = anyio.Event()
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._payloads_lock = threading.Lock()
+        self.observers: list[Callable[[str, AnyGame], None]] = []
+        """Called with every version of a game this hub offers (the clock's deadlines)."""
 
     def build(
         self,
@@ -244,6 +251,8 @@ class Hub:
 
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
+        for observer in self.observers:
+            observer(game_id, game)
         channel = self._channels.get(game_id)
         if channel is not None:
             channel.offer(game)
@@ -292,6 +301,8 @@ class Hub:
             for game_id, game in loaded.items():
                 channel = self._channels.get(game_id)
                 if channel is not None and game.version > channel.known:
+                    for observer in self.observers:
+                        observer(game_id, game)
                     channel.offer(game)
 
     def _load(self, game_ids: list[str]) -> dict[str, AnyGame]:

@@ -214,6 +214,7 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                 "bot": _nullable(_STRING),
                 "open": {"type": "boolean"},
             },
+            ("seat", "name", "token", "bot"),
             description="A seat of a new game and its secret token (`null` for a bot's seat "
             "and an open one).",
         ),
@@ -226,7 +227,7 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                 "open": {"type": "boolean"},
                 "invite": _STRING,
             },
-            ("id", "game", "seats", "spectator", "open"),
+            ("id", "game", "seats", "spectator"),
             description="A new game: its id, each seat's token (given once), the spectator's path.",
         ),
         "GameSummary": _obj(

@@ -174,7 +174,9 @@ async def stream(websocket: WebSocket) -> None:
                 400, "bad-request", f"'after' is beyond the game's version, {seated.game.version}"
             )
         table = seated.info if hello.table else None
+        recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
         listener = Listener(game, seat, hello.after, socket.send, table)
+        listener.clock = server.clock.of
         try:
             server.hub.join(listener)
         except ApiError as error:
@@ -184,7 +186,6 @@ async def stream(websocket: WebSocket) -> None:
             raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
         await listener.send_update(seated.game, always=True)
-        recent = await to_thread.run_sync(server.chat.recent, game)
         if recent:  # the chat so far, right after the first update
             await listener.send(dumps({"type": "chat", "messages": recent}))
         later = seated.record.metadata.get("rematch")
