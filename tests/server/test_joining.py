@@ -232,3 +232,21 @@ def test_limits_refuse_bad_chat_and_seat_settings() -> None:
     for name in ("seats_per_second", "chat_per_second", "chat_length", "chat_burst"):
         with pytest.raises(InvalidArgument, match=name):
             ServerLimits(**{name: 0})  # type: ignore[arg-type]
+
+
+def test_cross_site_seat_taking_and_starting_change_nothing(served: Served) -> None:
+    created = open_table(served, {"game": "avanti", "players": ["Ann", None, None]})
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    seats = f"/games/{game_id}/seats"
+    plain = served.http.post(
+        seats, content=b'{"name": "Mallory"}', headers={"Content-Type": "text/plain"}
+    )
+    assert plain.status_code == 415
+    evil = {"Origin": "http://evil.example"}
+    assert served.http.post(seats, json={"name": "Mallory"}, headers=evil).status_code == 403
+    start = served.http.post(
+        f"/games/{game_id}/start", json={"bot": "random"}, headers={**auth(ann), **evil}
+    )
+    assert start.json()["error"]["kind"] == "cross-origin"
+    waiting = served.http.get(f"/games/{game_id}").json()
+    assert waiting["players"] == ["Ann", None, None]

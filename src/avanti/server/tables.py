@@ -300,7 +300,8 @@ class Tables:
 
     def admit(self, client: str) -> str:
         """The hash kept of ``client`` (an address) that may create a table now; 429 when it
-        creates too fast or has :attr:`~ServerLimits.games_per_client` tables in play."""
+        creates too fast or has
+        :attr:`~avanti.server.limits.ServerLimits.games_per_client` tables in play."""
         with self.lock:
             allowed = self._create_buckets.allow(client)
         if not allowed:
