@@ -143,3 +143,16 @@ def test_a_rematch_keeps_the_clock() -> None:
     assert table.bot(1) == "random"
     assert tables.record("done")[0].metadata["rematch"] == new_id
     assert table_stream("x") == "table.x"
+
+
+def test_sockets_waiting_for_one_table_are_capped(tmp_path: Path) -> None:
+    limits = attrs.evolve(ROOMY, connections_per_game=1)
+    with serving(tmp_path / "games.db", limits=limits) as served:
+        reply = served.http.post("/games", json={"game": "mare", "players": ["Ann", None]})
+        game = reply.json()
+        url = served.ws_url(game["id"])
+        with open_socket(url, None) as first:
+            assert receive(first)["type"] == "table"
+            with open_socket(url, None) as second:
+                refused = receive(second)
+                assert refused["error"]["kind"] == "too-many-connections"

@@ -52,6 +52,8 @@ class Server:
         """Rematches."""
         self.clock = Clock(self.tables, self.hub, self.chat, self.acted)
         """The deadlines of timed games."""
+        self.waiting: dict[str, int] = {}
+        """The sockets waiting for each open table to start, in this process."""
         self._documents: dict[str, Any] = {}
 
     @property

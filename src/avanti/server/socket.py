@@ -217,6 +217,26 @@ async def _wait_open(server: Server, socket: _Socket, game: str, token: str | No
     """While ``game`` is a table with open seats, send its public state (a ``table`` message)
     whenever a seat is taken, and answer pings; return once its game has started."""
     limits = server.limits
+    if server.waiting.get(game, 0) >= limits.connections_per_game:
+        log(logging.WARNING, "limit", limit="connections_per_game", game=game)
+        raise ApiError(
+            429,
+            "too-many-connections",
+            f"this table has {limits.connections_per_game} connections already, the most one "
+            "server takes",
+        )
+    server.waiting[game] = server.waiting.get(game, 0) + 1
+    try:
+        await _wait_started(server, socket, game, token)
+    finally:
+        server.waiting[game] -= 1
+        if not server.waiting[game]:
+            del server.waiting[game]
+
+
+async def _wait_started(server: Server, socket: _Socket, game: str, token: str | None) -> None:
+    """The loop of :func:`_wait_open`."""
+    limits = server.limits
     told: object = None
     waited = 0.0
     while True:
