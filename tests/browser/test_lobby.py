@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from avanti import catalog
 from tests.browser.tables import Table, click_command, stored
@@ -34,7 +35,7 @@ def test_lobby_game_against_bots_to_the_end(
     page.select_option("#player-1", "heuristic")
     page.select_option("#player-2", "heuristic")
     if name == "avanti":
-        page.screenshot(path=screens / "lobby.png", full_page=True)
+        page.screenshot(path=screens / "lobby-new.png", full_page=True)
     page.click("#create-button")
     link = page.locator('#links li[data-seat="0"] a.join')
     link.wait_for()
@@ -104,3 +105,141 @@ def test_the_lobby_offers_each_seat_a_side_and_the_table_names_it_and_each_comma
     button.wait_for()
     roll = mare.Roll(0)
     assert button.get_attribute("title") == mare.explain(game.public_setup, roll, game.view(0))
+
+
+HOSTILE_CHAT = [
+    "x" * 500,
+    "<b>bold?</b> <script>alert(1)</script>",
+    "\u202eevil\u202c and <img src=x onerror=alert(1)>",
+]
+
+
+def test_a_friend_takes_an_open_seat_by_name_and_the_creator_starts_with_a_bot(
+    browser: Browser, served: Served, screens: Path
+) -> None:
+    """Tina opens a table of Avanti with two open seats; Ulla follows the invite link, types her
+    name and sits down (her token kept by her browser, never in an address); the lobby lists the
+    table with its seats taken; Tina fills the last seat with a bot and both tables lead to the
+    game."""
+    done = served.create("mare", ["Vera", "Will"], {"0": "random", "1": "random"})["id"]
+    wait_for(lambda: served.store.stream(done).metadata.get("outcome"), "the bots to finish")
+    tina = browser.new_context().new_page()
+    tina.goto(f"{served.url}/")
+    tina.wait_for_selector("body[data-ready=true]")
+    tina.select_option("#game", "avanti")
+    tina.select_option("#count", "3")
+    tina.fill("#name-0", "Tina")
+    tina.select_option("#player-1", "open")
+    tina.select_option("#player-2", "open")
+    tina.select_option("#clock-seconds", "180")
+    tina.click("#create-button")
+    invite = tina.locator("#invite")
+    invite.wait_for()
+    link = invite.get_attribute("href")
+    assert link is not None
+    game_id = link.rsplit("=", 1)[1]
+    assert link == f"{served.url}/?join={game_id}"
+    kept = tina.evaluate(f"() => localStorage.getItem('avanti.seat.{game_id}')")
+    assert json.loads(kept)["seat"] == 0
+    ulla = browser.new_context().new_page()
+    ulla.goto(link)
+    ulla.wait_for_selector("body[data-ready=true]")
+    assert "1 of 3 seats taken" in ulla.locator("#join").inner_text()
+    ulla.fill("#join input.sit-name", "Ulla")
+    ulla.click("#join button.take")
+    ulla.wait_for_url(f"{served.url}/play/{game_id}")
+    seat = json.loads(ulla.evaluate(f"() => localStorage.getItem('avanti.seat.{game_id}')"))
+    assert (seat["seat"], seat["name"], len(seat["token"])) == (1, "Ulla", 32)
+    lobby = browser.new_context().new_page()
+    lobby.goto(f"{served.url}/")
+    entry = lobby.locator(f'#open-tables li[data-game="{game_id}"]')
+    expect(entry).to_contain_text("2 of 3 seats taken")
+    expect(entry).to_contain_text("Avanti: Tina, Ulla, (open)")
+    expect(lobby.locator("#finished li").first).to_contain_text("finished: ")
+    lobby.screenshot(path=screens / "lobby.png", full_page=True)
+    tina.select_option("#start-bot", "random")
+    tina.click("#start")
+    tina.wait_for_url(f"{served.url}/play/{game_id}")
+    game = stored(served, game_id)
+    assert list(game.public_setup.players) == ["Tina", "Ulla", "Random bot 2"]
+    record = served.store.stream(game_id)
+    assert record.metadata["clock"] == 180.0
+    lobby.reload()
+    expect(lobby.locator(f'#games li[data-game="{game_id}"]')).to_contain_text("to move, round 1")
+    for page in (tina, ulla, lobby):
+        page.context.close()
+
+
+def test_chat_shows_hostile_text_as_text_and_a_seat_can_mute_it(
+    browser: Browser, served: Served, screens: Path
+) -> None:
+    """The chat draws each message as text (the text shown is the text sent; no element is
+    made from it), says who wrote it, sends a seat's words as an ``avanti:send`` event, hides the
+    box from spectators, and stays muted across a reload once muted."""
+    game = served.create("mare", ["Ann", "Bob"])
+    page = browser.new_context().new_page()
+    page.goto(f"{served.url}/play/{game['id']}")
+    page.wait_for_selector("#chat[data-ready=true]")
+    page.evaluate(
+        """() => {
+          window.sent = [];
+          document.addEventListener("avanti:send", (event) => window.sent.push(event.detail));
+          document.dispatchEvent(new CustomEvent("avanti:seated",
+            {detail: {gameId: "g", seat: 0, token: "t", names: ["Ann", "Bob"]}}));
+        }"""
+    )
+    messages = [
+        {
+            "id": n,
+            "seat": n % 2,
+            "name": ["Ann", "Bob"][n % 2],
+            "text": text,
+            "at": 0,
+            "system": False,
+        }
+        for n, text in enumerate(HOSTILE_CHAT)
+    ]
+    messages.append(
+        {
+            "id": 3,
+            "seat": None,
+            "name": None,
+            "text": "Ann's time ran out: a bot moved",
+            "at": 0,
+            "system": True,
+        }
+    )
+    page.evaluate(
+        """(messages) => document.dispatchEvent(new CustomEvent("avanti:message",
+             {detail: {type: "chat", messages}}))""",
+        messages,
+    )
+    items = page.locator("#chat-messages li")
+    expect(items).to_have_count(4)
+    texts = page.locator("#chat-messages li .text").all_text_contents()
+    assert texts == [*HOSTILE_CHAT, "Ann's time ran out: a bot moved"]
+    assert page.locator("#chat-messages li .who").all_text_contents() == [
+        "Ann: ",
+        "Bob: ",
+        "Ann: ",
+        "",
+    ]
+    assert page.locator("#chat-messages script, #chat-messages img, #chat-messages b").count() == 0
+    assert page.locator("#chat-messages *").count() == 4 * 3
+    page.fill("#chat-text", HOSTILE_CHAT[1])
+    page.click("#chat-form button")
+    assert page.evaluate("() => window.sent") == [{"type": "chat", "text": HOSTILE_CHAT[1]}]
+    page.screenshot(path=screens / "chat.png", full_page=True)
+    page.check("#chat-mute")
+    expect(page.locator("#chat-messages")).to_be_hidden()
+    page.reload()
+    page.wait_for_selector("#chat[data-ready=true]")
+    expect(page.locator("#chat-mute")).to_be_checked()
+    expect(page.locator("#chat-muted")).to_be_visible()
+    page.evaluate(
+        """() => document.dispatchEvent(new CustomEvent("avanti:seated",
+             {detail: {gameId: "g", seat: null, token: null, names: []}}))"""
+    )
+    expect(page.locator("#chat-form")).to_be_hidden()
+    expect(page.locator("#chat-note")).to_be_visible()
+    page.context.close()

@@ -99,7 +99,12 @@ def test_a_game_whose_people_all_hand_over_is_played_out_by_bots(tmp_path: Path)
             "game": "autorama",
             "players": ["Ann", "Bob", "Cy"],
             "bots": {"0": "random", "1": "random", "2": "heuristic"},
-            "version": spectator.last,
+            "state": "finished",
+            "seats": 3,
+            "taken": 3,
+            "turn": [],
+            "round": lobby[0]["round"],
+            "winners": lobby[0]["winners"],
             "over": True,
             "created": lobby[0]["created"],
             "updated": lobby[0]["updated"],
@@ -108,6 +113,9 @@ def test_a_game_whose_people_all_hand_over_is_played_out_by_bots(tmp_path: Path)
     with SQLiteEventStore(path) as store:
         stored = GameStore(store).load(game["id"], verify=True)
     check_received(stored, spectator)
+    assert stored.outcome is not None
+    assert lobby[0]["winners"] == [["Ann", "Bob", "Cy"][seat] for seat in stored.outcome.winners]
+    assert lobby[0]["round"] == stored.view(None).round
 
 
 def test_a_bot_that_thinks_too_long_plays_a_random_legal_command(

@@ -35,8 +35,11 @@ from avanti.core.game import Game
 from avanti.server import (
     ServerLimits,
     app,
+    chat,
     http,
+    joining,
     push,
+    rematch,
     requests,
     schema,
     shapes,
@@ -542,6 +545,9 @@ PATHS = {
     "/games/{id}/table": {"get"},
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
+    "/games/{id}/seats": {"post"},
+    "/games/{id}/start": {"post"},
+    "/games/{id}/rematch": {"post"},
     "/games/{id}/stream": {"get"},
 }
 
@@ -796,7 +802,7 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
 
 
 def test_the_error_kinds_are_those_the_server_sends() -> None:
-    modules = (app, http, push, requests, socket, tables, wire_module)
+    modules = (app, http, push, requests, socket, tables, wire_module, joining, chat, rematch)
     source = "".join(inspect.getsource(module) for module in modules)
     sent = set(re.findall(r'ApiError\(\s*\d{3},\s*"([a-z-]+)"', source))
     sent |= set(re.findall(r'_limit\(\s*"[a-z_]+",\s*"([a-z-]+)"', source))
@@ -820,6 +826,14 @@ def shape_of(example: dict[str, Any]) -> str:
     keys = set(example)
     shapes = [
         ("error" in keys, "Error"),
+        (example.get("type") == "table", "StreamTable"),
+        (example.get("type") == "chat" and "messages" in keys, "StreamChat"),
+        (example.get("type") == "chat", "StreamChatSend"),
+        (example.get("type") == "rematch", "StreamRematch"),
+        ("state" in keys and "taken" in keys, "OpenTable"),
+        (keys == {"game_id", "seat", "token"}, "TakenSeat"),
+        (keys == {"name"}, "SeatRequest"),
+        (keys == {"game_id", "bots"}, "StartedTable"),
         ("seats" in keys, "CreatedGame"),
         ("games" in keys, "GameList"),
         ("public_setup" in keys, "mare.SeatState"),

@@ -154,7 +154,7 @@ def test_limits_from_reads_each_limit_by_name() -> None:
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        ("speed=3", "--limit takes NAME=VALUE with NAME one of body_timeout, command_burst,"),
+        ("speed=3", "--limit takes NAME=VALUE with NAME one of body_timeout, chat_burst,"),
         ("commands_per_second", "--limit takes NAME=VALUE"),
         ("bot_kinds=random", "--limit takes NAME=VALUE"),
         ("list_limit=2.5", "--limit list_limit needs a whole number, not '2.5'"),

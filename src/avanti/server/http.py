@@ -8,6 +8,7 @@ a bug into a logged 500.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -85,6 +86,11 @@ def _check_origin(request: Request) -> None:
         raise ApiError(
             415, "unsupported-media-type", "a request body must be sent as application/json"
         )
+    _same_origin(request)
+
+
+def _same_origin(request: Request) -> None:
+    """Refuse a request whose ``Origin`` is another host's."""
     origin = request.headers.get("origin")
     if origin is not None:
         host = request.headers.get("host", "").lower()
@@ -159,29 +165,100 @@ async def create_game(request: Request) -> Response:
     """``POST /games``: a new game with a secret seed; each person's seat token, once."""
     server = _server(request)
     wanted = NewGame.read(await _body(request), server.limits.bot_kinds)
-    client = request.client.host if request.client else "unknown"
-    created = await to_thread.run_sync(server.tables.create, wanted, client)
+    create = server.joining.create if wanted.open_seats else server.tables.create
+    created = await to_thread.run_sync(create, wanted, _client(request))
     log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
+    if created.game is not None and wanted.seconds_per_move is not None:
+        server.clock.register(created.game_id, {"clock": wanted.seconds_per_move}, created.game)
     server.bots.kick(created.game_id)
     seats = [
-        {"seat": seat, "name": name, "token": token, "bot": wanted.bots.get(seat)}
+        {
+            "seat": seat,
+            "name": name,
+            "token": token,
+            "bot": wanted.bots.get(seat),
+            "open": name is None,
+        }
         for seat, (name, token) in enumerate(zip(wanted.players, created.tokens, strict=True))
     ]
-    return json_response(
-        {
-            "id": created.game_id,
-            "game": wanted.game,
-            "seats": seats,
-            "spectator": f"/games/{created.game_id}",
-        },
-        201,
+    reply: dict[str, JSONValue] = {
+        "id": created.game_id,
+        "game": wanted.game,
+        "seats": seats,
+        "spectator": f"/games/{created.game_id}",
+        "open": bool(wanted.open_seats),
+    }
+    if wanted.open_seats:
+        reply["invite"] = f"/?join={created.game_id}"
+    return json_response(reply, 201)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def take_seat(request: Request) -> Response:
+    """``POST /games/{id}/seats``: ``{"name": ...}`` takes the next open seat; its token, once."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    body = await _body(request)
+    if not isinstance(body, dict) or set(body) != {"name"}:
+        raise ApiError(400, "bad-request", """the body must be {"name": "Ann"}""")
+    seat, token = await to_thread.run_sync(
+        server.joining.take, game, body["name"], _client(request)
     )
+    log(logging.INFO, "seated", game=game, seat=seat)
+    await _started(server, game)
+    return json_response({"game_id": game, "seat": seat, "token": token}, 201)
+
+
+async def start_table(request: Request) -> Response:
+    """``POST /games/{id}/start``: the creator has bots take the open seats; the game starts."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    body = await _body(request)
+    kinds = server.limits.bot_kinds
+    if not isinstance(body, dict) or set(body) != {"bot"}:
+        raise ApiError(400, "bad-request", """the body must be {"bot": "heuristic"}""")
+    kind = body["bot"]
+    if not isinstance(kind, str) or kind not in kinds:
+        raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(kinds)}")
+    filled = await to_thread.run_sync(server.joining.fill, game, _token(request), kind)
+    await _started(server, game)
+    return json_response({"game_id": game, "bots": filled})
+
+
+async def _started(server: Server, game: str) -> None:
+    """After a seat was taken: a game that started gets its bots and its clock going."""
+    with contextlib.suppress(ApiError):  # still open: no game yet
+        await server.read(game)
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /games/{id}/rematch``: the token's seat in the finished game's rematch."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
+    new_id, seat, token = await to_thread.run_sync(server.rematch.seat, game, _token(request))
+    server.hub.tell(game, dumps({"type": "rematch", "game_id": new_id}))
+    await server.read(new_id)
+    return json_response({"game_id": new_id, "seat": seat, "token": token})
 
 
 async def get_game(request: Request) -> Response:
-    """``GET /games/{id}``: the game as the token's seat (or a spectator) sees it."""
+    """``GET /games/{id}``: the game as the token's seat (or a spectator) sees it; a table
+    with open seats as anyone may see it."""
     server = _server(request)
-    seated = await server.read(game_id(request.path_params["game_id"]))
+    wanted = game_id(request.path_params["game_id"])
+    try:
+        seated = await server.read(wanted)
+    except ApiError as error:
+        if error.kind != "unknown-game":  # pragma: no cover - the store's own refusals
+            raise
+        described = await to_thread.run_sync(server.joining.describe, wanted, _token(request))
+        if not described["started"]:
+            return json_response(described)
+        seated = await server.read(wanted)
     game = seated.game
     seat = server.tables.seat_of(seated.table, _token(request))
     after = _query_int(request, "after", 0, 0, game.version)
@@ -295,6 +372,9 @@ ENDPOINTS: dict[str, Endpoint] = {
     "get_table": get_table,
     "post_command": post_command,
     "put_bot": put_bot,
+    "take_seat": take_seat,
+    "start_table": start_table,
+    "rematch": rematch,
     "delete_bot": delete_bot,
     "get_catalog": get_catalog,
 }

@@ -66,6 +66,17 @@ class ServerLimits:
     """Games in play (not over, moved in within :attr:`lobby_seconds`) one client address may
     have created; it creates another once one is over (429 ``rate-limited``). So a flood from
     one address cannot push the others' games out of the lobby."""
+    seats_per_second: float = 1.0
+    """Open seats one client address may take per second, on average (429 ``rate-limited``)."""
+    seats_burst: int = 10
+    """Open seats one client address may take at once before the rate applies."""
+    chat_length: int = 500
+    """The most characters of one chat message (``error`` ``invalid-request``)."""
+    chat_per_second: float = 1.0
+    """Chat messages one connection may send per second, on average (``error``
+    ``rate-limited``)."""
+    chat_burst: int = 5
+    """Chat messages one connection may send at once before the rate applies."""
     connections_per_game: int = 64
     """Open WebSocket connections to one game in one server process (``error``
     ``too-many-connections``, then close code 1013)."""
@@ -105,6 +116,9 @@ class ServerLimits:
             "command_burst",
             "games_burst",
             "games_per_client",
+            "seats_burst",
+            "chat_length",
+            "chat_burst",
             "connections_per_game",
             "watched_games",
             "max_connections",
@@ -113,6 +127,8 @@ class ServerLimits:
         for name in (
             "commands_per_second",
             "games_per_second",
+            "seats_per_second",
+            "chat_per_second",
             "idle_timeout",
             "hello_timeout",
             "header_timeout",

@@ -199,7 +199,10 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                     {"name": "after", "in": "query", "schema": _VERSION},
                 ],
                 "responses": {
-                    "200": _json(_ref("SeatState"), "The seat's game."),
+                    "200": _json(
+                        {"oneOf": [_ref("SeatState"), _ref("OpenTable")]},
+                        "The seat's game; while seats are open, the table.",
+                    ),
                     "400": _error("bad-request: after is beyond the game's version."),
                     "401": bad_token,
                     "404": no_game,
@@ -286,24 +289,88 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 },
             },
         },
+        "/games/{id}/seats": {
+            "post": {
+                "summary": "Take the next open seat of a table by name",
+                "parameters": [game_id],
+                "requestBody": {"required": True, **_json(_ref("SeatRequest"), "The name.")},
+                "responses": {
+                    "201": _json(_ref("TakenSeat"), "The seat and its token (given once)."),
+                    "400": _error("bad-request, malformed-json."),
+                    "404": _error("unknown-game: no table with open seats has that id."),
+                    "409": _error("table-full: every seat is taken."),
+                    "413": too_large,
+                    "422": _error("invalid-name: the name's length or characters, or a twin."),
+                    "429": _error("rate-limited: too many seats taken from this address."),
+                    **other,
+                },
+            }
+        },
+        "/games/{id}/start": {
+            "post": {
+                "summary": "The creator has bots take every open seat; the game starts",
+                "security": [{"seat": []}],
+                "parameters": [game_id],
+                "requestBody": {"required": True, **_json(_ref("BotRequest"), "The bot.")},
+                "responses": {
+                    "200": _json(_ref("StartedTable"), "The game has started."),
+                    "400": _error("bad-request, malformed-json, unknown-bot."),
+                    "401": bad_token,
+                    "403": _error("forbidden: the token is not the creator's."),
+                    "404": _error("unknown-game: no table with open seats has that id."),
+                    "409": _error("table-full: every seat is taken already."),
+                    **other,
+                },
+            }
+        },
+        "/games/{id}/rematch": {
+            "post": {
+                "summary": "The token's seat in the rematch of a finished game",
+                "description": "The first call creates the rematch (the same players in the "
+                "same seats, a fresh seed, the bots kept); a call by each seat gives it its "
+                "own token there, the same on every call. No body.",
+                "security": [{"seat": []}],
+                "parameters": [game_id],
+                "responses": {
+                    "200": _json(_ref("RematchSeat"), "The seat in the rematch."),
+                    "401": bad_token,
+                    "403": _error("forbidden: no token (a spectator)."),
+                    "404": no_game,
+                    "409": _error("not-over: the game is not over."),
+                    **other,
+                },
+            }
+        },
         "/games/{id}/stream": {
             "get": {
                 "summary": "A WebSocket of the seat's updates, and its commands",
                 "description": (
                     "Upgrade to a WebSocket. The client's first message is a StreamHello (the "
                     "token stays out of the URL). The server answers with a StreamUpdate of "
-                    "the events after `after`, then sends one after every change to the game, "
-                    "from any server process. The client may send StreamCommand messages (each "
-                    "answered by a StreamResult or a StreamError) and StreamPing messages. A "
+                    "the events after `after` and a StreamChat of the newest chat messages, then "
+                    "an update after every change to the game, from any server process. While "
+                    "the table has open seats it first sends a StreamTable whenever a seat is "
+                    "taken. The client may send StreamCommand messages (each answered by a "
+                    "StreamResult or a StreamError), StreamChatSend messages (a seat's; every "
+                    "connection of the game gets the StreamChat) and StreamPing messages. After "
+                    "a rematch every connection gets a StreamRematch. A "
                     "bad first message or token, a message too big, a long silence and a full "
                     "game get a StreamError, then the socket is closed."
                 ),
                 "parameters": [game_id],
                 "responses": {"101": {"description": "Switching to the WebSocket protocol."}},
                 "x-websocket": {
-                    "client": [_ref("StreamHello"), _ref("StreamCommand"), _ref("StreamPing")],
+                    "client": [
+                        _ref("StreamHello"),
+                        _ref("StreamCommand"),
+                        _ref("StreamChatSend"),
+                        _ref("StreamPing"),
+                    ],
                     "server": [
                         _ref("StreamUpdate"),
+                        _ref("StreamTable"),
+                        _ref("StreamChat"),
+                        _ref("StreamRematch"),
                         _ref("StreamResult"),
                         _ref("StreamError"),
                         _ref("StreamPong"),

@@ -16,6 +16,7 @@ holding everything it has not yet been sent.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -86,6 +87,8 @@ class Listener:
         """The game's catalog entry when each update carries the seat's table, else ``None``."""
         self.build: Build = build_update
         """How the listener's updates are built (a hub shares one payload among its seats)."""
+        self.clock: Callable[[str, AnyGame], object] | None = None
+        """The ``clock`` each update carries (``...``: none), if the game may have one."""
         self._send = send
         self._newest: AnyGame | None = None
         self._wake = anyio.Event()
@@ -111,6 +114,9 @@ class Listener:
             build = functools.partial(self.build, self.game_id, game, self.seat, after, self.table)
             # a table (a picture drawn, the history in words) is built off the event loop
             message = build() if self.table is None else await to_thread.run_sync(build)
+            clock = ... if self.clock is None else self.clock(self.game_id, game)
+            if clock is not ...:  # a timed game: its deadline, added to the shared payload
+                message = f'{message[:-1]},"clock":{dumps(clock)}}}'
             await self._send(message)
             self.last = max(self.last, game.version)
 
@@ -122,6 +128,12 @@ class Listener:
             game = self._newest
             assert game is not None  # woken only by an offer
             await self.send_update(game)
+
+
+async def _told(listener: Listener, text: str) -> None:
+    """Send ``text`` to one listener; a connection that went away is left to its session."""
+    with contextlib.suppress(Exception):
+        await listener.send(text)
 
 
 class _Channel:
@@ -157,6 +169,8 @@ class Hub:
         self._joined = anyio.Event()
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._payloads_lock = threading.Lock()
+        self.observers: list[Callable[[str, AnyGame], None]] = []
+        """Called with every version of a game this hub offers (the clock's deadlines)."""
 
     def build(
         self,
@@ -220,6 +234,15 @@ class Hub:
         if not channel.listeners:
             del self._channels[listener.game_id]
 
+    def tell(self, game_id: str, text: str) -> None:
+        """Send one message (a chat message, a rematch) to every connection of a game in this
+        process, each in a task of its own: a slow or gone connection holds up no other."""
+        channel = self._channels.get(game_id)
+        if channel is None or self._tasks is None:
+            return
+        for listener in list(channel.listeners):
+            self._tasks.start_soon(_told, listener, text)
+
     def known(self, game_id: str) -> int:
         """The newest version of a game this hub has seen stored (0 for a game it does not
         watch): a command decided at an older version is stale without asking the store."""
@@ -228,6 +251,8 @@ class Hub:
 
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
+        for observer in self.observers:
+            observer(game_id, game)
         channel = self._channels.get(game_id)
         if channel is not None:
             channel.offer(game)
@@ -276,6 +301,8 @@ class Hub:
             for game_id, game in loaded.items():
                 channel = self._channels.get(game_id)
                 if channel is not None and game.version > channel.known:
+                    for observer in self.observers:
+                        observer(game_id, game)
                     channel.offer(game)
 
     def _load(self, game_ids: list[str]) -> dict[str, AnyGame]:

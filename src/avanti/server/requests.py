@@ -18,14 +18,16 @@ from attrs import field, frozen
 from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
-from avanti.core.limits import new_seed
+from avanti.core.limits import names_problem, new_seed
 from avanti.server.wire import AnyGame, ApiError, dumps
 from avanti.store.base import check_command_id
 
 __all__ = ["CommandRequest", "Hello", "NewGame", "decode", "illegal", "new_game", "version_of"]
 
 _COMMAND_KEYS = frozenset({"command", "notation", "expected_version", "command_id"})
-_GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides"})
+_GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides", "seconds_per_move"})
+MAX_SECONDS_PER_MOVE = 86_400.0
+"""The longest time per move a table may be given (a day)."""
 _HELLO_KEYS = frozenset({"token", "after", "table"})
 
 
@@ -104,12 +106,13 @@ class CommandRequest:
 
 @frozen(kw_only=True)
 class NewGame:
-    """A ``POST /games`` body: the game, the players' names, the seats bots play, options."""
+    """A ``POST /games`` body: the game, the players' names (``None``: an open seat, taken by
+    whoever sits down), the seats bots play, options, and the time per move."""
 
     game: str
     """The game's name in :mod:`avanti.catalog`."""
-    players: tuple[str, ...]
-    """The players' names, by seat."""
+    players: tuple[str | None, ...]
+    """The players' names, by seat; ``None`` for an open seat."""
     bots: Mapping[int, str]
     """The seats bots play, with their kind."""
     options: JSONValue = None
@@ -117,6 +120,18 @@ class NewGame:
     sides: tuple[str, ...] | None = None
     """Each seat's side, by name, in a game with sides (Avanti mare!'s ``"fish-friends"`` and
     ``"fisher-fans"``, M2); ``None``: the game's default sides."""
+    seconds_per_move: float | None = None
+    """The time a person has for each move before a bot makes it; ``None``: no clock."""
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """The seats left open."""
+        return tuple(seat for seat, name in enumerate(self.players) if name is None)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, for a table with no open seat."""
+        return tuple(name for name in self.players if name is not None)
 
     @classmethod
     def read(cls, body: JSONValue, bot_kinds: tuple[str, ...]) -> NewGame:
@@ -134,15 +149,16 @@ class NewGame:
         players = body.get("players")
         if (
             not isinstance(players, list)
-            or not all(isinstance(player, str) for player in players)
+            or not all(player is None or isinstance(player, str) for player in players)
             or not info.min_players <= len(players) <= info.max_players
         ):
             raise ApiError(
                 422,
                 "invalid-setup",
-                f"'players' must be a list of {info.min_players} to {info.max_players} names",
+                f"'players' must be a list of {info.min_players} to {info.max_players} names "
+                "(null for an open seat)",
             )
-        names = tuple(player for player in players if isinstance(player, str))
+        names = tuple(player if isinstance(player, str) else None for player in players)
         raw = body.get("bots", {})
         if not isinstance(raw, dict):
             raise ApiError(400, "bad-request", """'bots' must be an object: {"1": "heuristic"}""")
@@ -156,7 +172,30 @@ class NewGame:
                 )
             if not isinstance(kind, str) or kind not in bot_kinds:
                 raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(bot_kinds)}")
+            if names[int(key)] is None:
+                raise ApiError(400, "bad-request", "an open seat has no bot: name the bot's seat")
             bots[int(key)] = kind
+        if None in names:
+            problem = names_problem(tuple(name for name in names if name is not None))
+            if problem is not None:
+                raise ApiError(422, "invalid-setup", problem)
+            if all(name is None or int(seat) in bots for seat, name in enumerate(names)):
+                raise ApiError(
+                    422,
+                    "invalid-setup",
+                    "a table with open seats needs a seat of its creator's: name it",
+                )
+        seconds = body.get("seconds_per_move")
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not 0.1 <= seconds <= MAX_SECONDS_PER_MOVE
+        ):
+            raise ApiError(
+                400,
+                "bad-request",
+                f"'seconds_per_move' must be a number from 0.1 to {MAX_SECONDS_PER_MOVE:g}",
+            )
         sides = body.get("sides")
         if sides is not None:
             if not info.sides:
@@ -178,6 +217,7 @@ class NewGame:
             bots=bots,
             options=body.get("options"),
             sides=None if sides is None else tuple(str(side) for side in sides),
+            seconds_per_move=None if seconds is None else float(seconds),
         )
 
 

@@ -13,10 +13,14 @@ from anyio import to_thread
 
 from avanti import catalog
 from avanti.server.bots import BotRunner
+from avanti.server.chat import Chat
+from avanti.server.clock import Clock
+from avanti.server.joining import Joining
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.openapi import openapi
 from avanti.server.push import Hub
+from avanti.server.rematch import Rematch
 from avanti.server.schema import schemas
 from avanti.server.tables import Acted, Seated, Tables
 from avanti.server.wire import ApiError
@@ -40,6 +44,16 @@ class Server:
         """The WebSocket listeners."""
         self.bots = BotRunner(self.tables, self.hub, think_seconds, bot_workers)
         """The bots."""
+        self.joining = Joining(self.tables)
+        """Open tables and the seats taken at them."""
+        self.chat = Chat(self.tables)
+        """The tables' chats."""
+        self.rematch = Rematch(self.tables)
+        """Rematches."""
+        self.clock = Clock(self.tables, self.hub, self.chat, self.acted)
+        """The deadlines of timed games."""
+        self.waiting: dict[str, int] = {}
+        """The sockets waiting for each open table to start, in this process."""
         self._documents: dict[str, Any] = {}
 
     @property
@@ -53,6 +67,7 @@ class Server:
         async with anyio.create_task_group() as tasks:
             self.hub.start(tasks)
             self.bots.start(tasks)
+            self.clock.start(tasks)
             tasks.start_soon(self.bots.resume, self.limits.list_limit)
             log(logging.INFO, "started", store=type(self.games.events).__name__)
             try:
@@ -60,12 +75,14 @@ class Server:
             finally:
                 self.hub.stop()
                 self.bots.stop()
+                self.clock.stop()
                 tasks.cancel_scope.cancel()
         log(logging.INFO, "stopped")
 
     async def read(self, game_id: str) -> Seated:
         """A game with its record and seats, read in a worker thread; bots awaited are woken."""
         seated = await to_thread.run_sync(self.tables.read, game_id)
+        self.clock.register(seated.record.stream, seated.record.metadata, seated.game)
         if seated.bot_awaited():
             self.bots.kick(game_id)
         return seated

@@ -120,7 +120,11 @@ ERROR_KINDS: dict[str, str] = {
     "invalid-options": "422: the game's codec cannot read the options",
     "invalid-command": "422: the game's codec cannot read the command",
     "illegal-command": "422: the rules refuse the command (reason, rule)",
-    "rate-limited": "429: too many commands, or new games, in a short time",
+    "invalid-request": "400 (chat): a chat message that may not be sent (length, characters)",
+    "invalid-name": "422: a name that may not sit at the table (its length, characters, a twin)",
+    "table-full": "409: every seat of the table is taken",
+    "not-over": "409: a rematch of a game that is not over",
+    "rate-limited": "429: too many commands, new games, seats or chat messages in a short time",
     "too-many-connections": "429 (WebSocket): the game has as many connections as it may",
     "internal": "500: the server failed (logged)",
     "unavailable": "503: the game store is unavailable; try again",
@@ -149,12 +153,38 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             "`expected` and `actual` versions, an invalid setup its `rule`."
         ),
     )
+    open_table: dict[str, JSONValue] = {
+        "id": _STRING,
+        "game": _STRING,
+        "state": {"const": "open"},
+        "seat": _nullable(_SEAT),
+        "players": {"type": "array", "items": _nullable(_STRING)},
+        "seats": _SEAT,
+        "taken": _VERSION,
+        "options": {},
+        "seconds_per_move": _nullable({"type": "number"}),
+        "created": {"type": "number"},
+        "started": {"type": "boolean"},
+    }
     return {
         "Error": _obj({"error": error_fields}, description="Every refusal, with its status."),
         "NewGame": _obj(
             {
                 "game": {"enum": names},
-                "players": {"type": "array", "items": _STRING},
+                "players": {
+                    "type": "array",
+                    "items": _nullable(_STRING),
+                    "description": "The players' names by seat; `null` leaves a seat open for "
+                    "whoever sits down (POST /games/{id}/seats). A table with open seats needs "
+                    "one seat its creator names.",
+                },
+                "seconds_per_move": {
+                    "type": "number",
+                    "minimum": 0.1,
+                    "maximum": 86400,
+                    "description": "The time a person has for each move; when it runs out a "
+                    "bot makes that move. Left out: no clock.",
+                },
                 "bots": {
                     "type": "object",
                     "propertyNames": {"pattern": "^(0|[1-9][0-9]*)$"},
@@ -179,11 +209,14 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
         "Seat": _obj(
             {
                 "seat": _SEAT,
-                "name": _STRING,
+                "name": _nullable(_STRING),
                 "token": _nullable(_STRING),
                 "bot": _nullable(_STRING),
+                "open": {"type": "boolean"},
             },
-            description="A seat of a new game and its secret token (`null` for a bot's seat).",
+            ("seat", "name", "token", "bot"),
+            description="A seat of a new game and its secret token (`null` for a bot's seat "
+            "and an open one).",
         ),
         "CreatedGame": _obj(
             {
@@ -191,21 +224,52 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                 "game": {"enum": names},
                 "seats": {"type": "array", "items": _ref("Seat")},
                 "spectator": _STRING,
+                "open": {"type": "boolean"},
+                "invite": _STRING,
             },
+            ("id", "game", "seats", "spectator"),
             description="A new game: its id, each seat's token (given once), the spectator's path.",
         ),
         "GameSummary": _obj(
             {
                 "id": _STRING,
                 "game": _STRING,
-                "players": {"type": "array", "items": _STRING},
+                "state": {"enum": ["open", "playing", "finished"]},
+                "players": {"type": "array", "items": _nullable(_STRING)},
                 "bots": {"type": "object", "additionalProperties": _STRING},
-                "version": _VERSION,
+                "seats": _SEAT,
+                "taken": _VERSION,
+                "turn": {"type": "array", "items": _STRING},
+                "round": _nullable({"type": "integer"}),
+                "winners": _nullable({"type": "array", "items": _STRING}),
+                "options": {},
+                "seconds_per_move": _nullable({"type": "number"}),
                 "over": {"type": "boolean"},
                 "created": {"type": "number", "description": "Unix time."},
                 "updated": {"type": "number", "description": "Unix time."},
             },
-            description="A game's public facts, as the lobby lists them.",
+            ("id", "game", "state", "players", "bots", "seats", "taken", "over", "created"),
+            description="A table's public facts, as the lobby lists them: an open table's "
+            "seats taken, options and age; a game in play's players to move (`turn`) and "
+            "round; a finished game's winners. Never an event count.",
+        ),
+        "OpenTable": _obj(
+            open_table,
+            description="A table that waits for players (`null`: an open seat), and the "
+            "token's seat at it (`null`: none).",
+        ),
+        "SeatRequest": _obj({"name": _STRING}, ("name",)),
+        "TakenSeat": _obj(
+            {"game_id": _STRING, "seat": _SEAT, "token": _STRING},
+            description="The seat taken and its secret token, given once.",
+        ),
+        "StartedTable": _obj(
+            {"game_id": _STRING, "bots": _VERSION},
+            description="The game has started; `bots`: how many open seats bots took.",
+        ),
+        "RematchSeat": _obj(
+            {"game_id": _STRING, "seat": _SEAT, "token": _STRING},
+            description="The asker's seat in the rematch and its token there.",
         ),
         "GameList": _obj({"games": {"type": "array", "items": _ref("GameSummary")}}),
         "SeatState": {
@@ -289,4 +353,40 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             "first message, a limit or a failure the server closes the socket.",
         ),
         "StreamPong": _obj({"type": {"const": "pong"}}),
+        "StreamChatSend": _obj(
+            {"type": {"const": "chat"}, "text": _STRING},
+            ("type", "text"),
+            description="A seat's chat message: 1 to 500 characters of plain text (no control "
+            "characters but line breaks and tabs); spectators read but do not write.",
+        ),
+        "StreamChat": _obj(
+            {
+                "type": {"const": "chat"},
+                "messages": {
+                    "type": "array",
+                    "items": _obj(
+                        {
+                            "id": _VERSION,
+                            "seat": _nullable(_SEAT),
+                            "name": _nullable(_STRING),
+                            "text": _STRING,
+                            "at": {"type": "integer", "description": "Unix time."},
+                            "system": {"type": "boolean"},
+                        }
+                    ),
+                },
+            },
+            description="Chat messages, oldest first: the newest ones right after the first "
+            "update, then each new one as it is sent.",
+        ),
+        "StreamTable": _obj(
+            {"type": {"const": "table"}, **open_table},
+            description="The table while it waits for players (sent whenever a seat is "
+            "taken); the game's first update follows once it starts.",
+        ),
+        "StreamRematch": _obj(
+            {"type": {"const": "rematch"}, "game_id": _STRING},
+            description="The game's rematch exists (POST /games/{id}/rematch gives a seat its "
+            "seat there).",
+        ),
     }

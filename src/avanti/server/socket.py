@@ -42,6 +42,31 @@ CLOSE_CODES = {
 }
 """The code a WebSocket is closed with, by the kind of the ``error`` message sent just before."""
 
+OPEN_POLL_SECONDS = 0.5
+"""How often a socket of a table with open seats looks whether a seat was taken (or a message
+came)."""
+
+
+async def _chat(
+    server: Server, listener: Listener, bucket: TokenBucket, message: dict[str, JSONValue]
+) -> None:
+    """A chat message of the listener's seat: stored, then sent to every connection."""
+    if set(message) != {"type", "text"}:
+        raise ApiError(400, "invalid-request", 'a chat message is {"type": "chat", "text": ...}')
+    if listener.seat is None:
+        raise ApiError(403, "forbidden", "a spectator reads the chat but does not write in it")
+    if not bucket.allow():
+        log(logging.WARNING, "limit", limit="chat_per_second", game=listener.game_id)
+        raise ApiError(
+            429,
+            "rate-limited",
+            f"at most {server.limits.chat_per_second:g} chat messages a second on one connection",
+        )
+    posted = await to_thread.run_sync(
+        server.chat.post, listener.game_id, listener.seat, message["text"]
+    )
+    server.hub.tell(listener.game_id, dumps({"type": "chat", "messages": [posted]}))
+
 
 def error_message(error: ApiError) -> str:
     """An ``error`` message of the WebSocket."""
@@ -136,14 +161,22 @@ async def stream(websocket: WebSocket) -> None:
                 "a stream's URL takes no query: send the token in the first message",
             )
         hello = await socket.hello()
-        seated = await server.read(game_id(game))
+        try:
+            seated = await server.read(game_id(game))
+        except ApiError as error:
+            if error.kind != "unknown-game":  # pragma: no cover - the store's own refusals
+                raise
+            await _wait_open(server, socket, game, hello.token)
+            seated = await server.read(game)
         seat = server.tables.seat_of(seated.table, hello.token)
         if hello.after > seated.game.version:
             raise ApiError(
                 400, "bad-request", f"'after' is beyond the game's version, {seated.game.version}"
             )
         table = seated.info if hello.table else None
+        recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
         listener = Listener(game, seat, hello.after, socket.send, table)
+        listener.clock = server.clock.of
         try:
             server.hub.join(listener)
         except ApiError as error:
@@ -153,6 +186,11 @@ async def stream(websocket: WebSocket) -> None:
             raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
         await listener.send_update(seated.game, always=True)
+        if recent:  # the chat so far, right after the first update
+            await listener.send(dumps({"type": "chat", "messages": recent}))
+        later = seated.record.metadata.get("rematch")
+        if isinstance(later, str):
+            await listener.send(dumps({"type": "rematch", "game_id": later}))
         raise await _listen(server, socket, listener)
     except _Closing as closing:
         await socket.fail(closing.error)
@@ -173,6 +211,54 @@ async def stream(websocket: WebSocket) -> None:
         if listener is not None:
             server.hub.leave(listener)
             log(logging.DEBUG, "stream-closed", game=game, seat=listener.seat)
+
+
+async def _wait_open(server: Server, socket: _Socket, game: str, token: str | None) -> None:
+    """While ``game`` is a table with open seats, send its public state (a ``table`` message)
+    whenever a seat is taken, and answer pings; return once its game has started."""
+    limits = server.limits
+    if server.waiting.get(game, 0) >= limits.connections_per_game:
+        log(logging.WARNING, "limit", limit="connections_per_game", game=game)
+        raise ApiError(
+            429,
+            "too-many-connections",
+            f"this table has {limits.connections_per_game} connections already, the most one "
+            "server takes",
+        )
+    server.waiting[game] = server.waiting.get(game, 0) + 1
+    try:
+        await _wait_started(server, socket, game, token)
+    finally:
+        server.waiting[game] -= 1
+        if not server.waiting[game]:
+            del server.waiting[game]
+
+
+async def _wait_started(server: Server, socket: _Socket, game: str, token: str | None) -> None:
+    """The loop of :func:`_wait_open`."""
+    limits = server.limits
+    told: object = None
+    waited = 0.0
+    while True:
+        described = await to_thread.run_sync(server.joining.describe, game, token)
+        if described["started"]:
+            return
+        if described != told:
+            await socket.send(dumps({"type": "table", **described}))
+            told = described
+        if waited > limits.idle_timeout:
+            raise _Closing(ApiError(408, "idle-timeout", "the table did not fill in time"))
+        with anyio.move_on_after(OPEN_POLL_SECONDS):
+            message = await socket.receive(limits.idle_timeout)
+            if isinstance(message, dict) and message.get("type") == "ping":
+                await socket.send('{"type":"pong"}')
+            else:
+                await socket.send(
+                    error_message(
+                        ApiError(400, "bad-request", "the table waits for players: no commands yet")
+                    )
+                )
+        waited += OPEN_POLL_SECONDS
 
 
 async def _listen(server: Server, socket: _Socket, listener: Listener) -> Exception:
@@ -201,6 +287,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
     game, seat = listener.game_id, listener.seat
     limits = server.limits
     bucket = TokenBucket(limits.commands_per_second, limits.command_burst)
+    chatting = TokenBucket(limits.chat_per_second, limits.chat_burst)
     while True:
         try:
             message = await socket.receive(limits.idle_timeout)
@@ -209,8 +296,13 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
             if message["type"] == "ping":
                 await listener.send('{"type":"pong"}')
                 continue
+            if message["type"] == "chat":
+                await _chat(server, listener, chatting, message)
+                continue
             if message["type"] != "command":
-                raise ApiError(400, "bad-request", 'a message\'s "type" is "command" or "ping"')
+                raise ApiError(
+                    400, "bad-request", 'a message\'s "type" is "command", "chat" or "ping"'
+                )
             request = CommandRequest.read(message, frozenset({"type"}))
             if seat is None:
                 raise ApiError(403, "forbidden", "a spectator sends no commands")

@@ -11,6 +11,9 @@ test checks it), so the rules lab, a chat service or a test drives it the same w
   (:meth:`avanti.store.GameStore.run`): one ``stream``, at most one ``read``, one ``append``.
 - :meth:`Tables.create`, :meth:`Tables.hand_over`, :meth:`Tables.lobby`.
 
+Siblings built on it: :mod:`~avanti.server.joining` (open seats), :mod:`~avanti.server.chat`,
+:mod:`~avanti.server.rematch` and :mod:`~avanti.server.clock`.
+
 Refusals are :class:`~avanti.server.wire.ApiError` (a status, a kind and a message a seat may
 read); a transport turns them into its own messages.
 """
@@ -30,6 +33,14 @@ from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import IllegalCommand, VersionConflict
 from avanti.server.limits import Buckets, ServerLimits
+from avanti.server.lobby import (
+    TABLE_FORMAT,
+    client_tables,
+    game_formats,
+    lobby,
+    recent,
+    summary_of,
+)
 from avanti.server.log import log
 from avanti.server.requests import CommandRequest, NewGame, decode, illegal, new_game
 from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
@@ -114,8 +125,8 @@ class Created:
 
     game_id: str
     """The new game's id."""
-    game: AnyGame
-    """The game as it starts."""
+    game: AnyGame | None
+    """The game as it starts; ``None`` for a table with open seats (not a game yet)."""
     table: Table
     """Its seats."""
     tokens: tuple[str | None, ...]
@@ -148,7 +159,8 @@ class Tables:
         """The limits."""
         self._seat_buckets = Buckets(limits.commands_per_second, limits.command_burst)
         self._create_buckets = Buckets(limits.games_per_second, limits.games_burst)
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
+        """Guards the rate buckets."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -248,6 +260,7 @@ class Tables:
                 expected_version=request.expected_version,
                 command_id=command_id,
                 command_digest=digest,
+                summarize=summary_of,
             )
         except UnknownStream:
             raise unknown_game() from None
@@ -280,15 +293,16 @@ class Tables:
         return seat if isinstance(seat, int) else -1
 
     def _allow(self, game: str, seat: int) -> bool:
-        with self._lock:
+        with self.lock:
             return self._seat_buckets.allow((game, seat))
 
     # -- creating ------------------------------------------------------------------------------
 
-    def create(self, request: NewGame, client: str) -> Created:
-        """A new game with a secret seed, stored under a fresh random id, with a token for each
-        seat a person plays; 429 when ``client`` creates games too fast."""
-        with self._lock:
+    def admit(self, client: str) -> str:
+        """The hash kept of ``client`` (an address) that may create a table now; 429 when it
+        creates too fast or has
+        :attr:`~avanti.server.limits.ServerLimits.games_per_client` tables in play."""
+        with self.lock:
             allowed = self._create_buckets.allow(client)
         if not allowed:
             log(logging.WARNING, "limit", limit="games_per_second")
@@ -296,11 +310,10 @@ class Tables:
                 429, "rate-limited", "too many games created from this address: wait a moment"
             )
         client = token_hash(client)[:16]  # the address itself is not kept
-        open_games = sum(
-            1
-            for record in self._recent(None)
-            if record.metadata.get("client") == client and outcome_of(record) is None
-        )
+        formats = (TABLE_FORMAT, *game_formats(None))
+        seconds = self.limits.lobby_seconds
+        records = recent(self.games, formats, self.limits.list_limit, seconds)
+        open_games = client_tables(records, client)
         if open_games >= self.limits.games_per_client:
             log(logging.WARNING, "limit", limit="games_per_client")
             raise ApiError(
@@ -308,22 +321,37 @@ class Tables:
                 "rate-limited",
                 f"this address has {open_games} games in play already: finish one first",
             )
+        return client
+
+    def new_id(self) -> str:
+        """A fresh random game id (64 bits)."""
+        return secrets.token_hex(8)
+
+    def create(self, request: NewGame, client: str) -> Created:
+        """A new game with a secret seed, stored under a fresh random id, with a token for each
+        seat a person plays; 429 as :meth:`admit` says."""
+        client = self.admit(client)
         info = catalog.GAMES[request.game]
-        started = new_game(info, list(request.players), request.options, request.sides)
+        names = request.names
+        started = new_game(info, list(names), request.options, request.sides)
         bots = request.bots
-        tokens = tuple(
-            None if seat in bots else new_token() for seat in range(len(request.players))
-        )
+        tokens = tuple(None if seat in bots else new_token() for seat in range(len(names)))
         table = Table(
             info.name,
             tuple(
                 Seat(name, None if token is None else token_hash(token), bots.get(seat))
-                for seat, (name, token) in enumerate(zip(request.players, tokens, strict=True))
+                for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
             ),
         )
-        metadata: dict[str, JSONValue] = {**table.to_metadata(), "client": client}
+        metadata: dict[str, JSONValue] = {
+            **table.to_metadata(),
+            **summary_of(started),
+            "client": client,
+        }
+        if request.seconds_per_move is not None:
+            metadata["clock"] = request.seconds_per_move
         while True:
-            new_id = secrets.token_hex(8)
+            new_id = self.new_id()
             try:
                 self.games.create(new_id, started, metadata)
             except StreamExists:  # pragma: no cover - one chance in 2**64
@@ -355,34 +383,7 @@ class Tables:
     def lobby(
         self, name: str | None, limit: int, *, now: Callable[[], float] = time.time
     ) -> list[JSONValue]:
-        """The lobby: up to ``limit`` games the server created that were updated within
-        :attr:`~avanti.server.limits.ServerLimits.lobby_seconds` (older ones, finished or
-        abandoned, leave it and stay in the store), games in play first, each part the most
-        recently updated first. Whether a game is over is read from its record (the append that
-        ended it wrote its outcome there): no game is replayed."""
-        playing: list[JSONValue] = []
-        finished: list[JSONValue] = []
-        for record in self._recent(name, now):
-            table = Table.from_metadata(record.metadata)
-            if table is None:
-                continue
-            outcome = outcome_of(record)
-            entry: dict[str, JSONValue] = {
-                "id": record.stream,
-                "game": table.game,
-                "players": list(table.players),
-                "bots": dict(table.bots),
-                "version": record.version,
-                "over": outcome is not None,
-                "created": record.created,
-                "updated": record.updated,
-            }
-            (finished if outcome is not None else playing).append(entry)
-        return (playing + finished)[:limit]
-
-    def _recent(
-        self, name: str | None, now: Callable[[], float] = time.time
-    ) -> tuple[StoredStream, ...]:
-        """The records of the games updated within the lobby's time, newest first."""
-        since = now() - self.limits.lobby_seconds
-        return self.games.games(format=name, limit=self.limits.list_limit, updated_after=since)
+        """The lobby (:func:`avanti.server.lobby.lobby`): open tables, games in play, finished
+        ones, up to ``limit``, from the records alone."""
+        most, seconds = self.limits.list_limit, self.limits.lobby_seconds
+        return lobby(self.games, name, limit, list_limit=most, seconds=seconds, now=now)

@@ -172,6 +172,7 @@ class GameStore:
         expected_version: int | None = None,
         command_id: str | None = None,
         command_digest: str | None = None,
+        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None = None,
     ) -> Executed:
         """Load a game once, let ``choose`` pick the command, execute it and append its events.
 
@@ -196,6 +197,8 @@ class GameStore:
 
         The append that ends the game also sets the stream's ``"outcome"`` metadata
         (``{"winners": [...], "returns": [...]}``), so a lobby reads it from the record.
+        ``summarize(game)``, if given, names further top-level metadata keys (a public summary
+        of the game after the command) that the same append sets.
 
         :raises IllegalCommand: the rules refuse the command; nothing is written.
         """
@@ -243,6 +246,8 @@ class GameStore:
                         "returns": list(outcome.returns),
                     }
                 }
+            if summarize is not None:
+                update = {**(update or {}), **summarize(after)}
             try:
                 version = self.events.append(
                     game_id,

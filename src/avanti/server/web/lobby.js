@@ -1,5 +1,57 @@
-// The lobby: create a game with bots in some seats, hand out a join link per seat.
+// The lobby: find a table and take a seat by name, or create one (seats for people, bots or
+// left open), hand out an invite link, fill the open seats with bots and start.
 import {el, explain, request, ServerError} from "/static/common.js";
+
+/** Keep a seat's token where the table page finds it (never in an address's query). */
+export function keepSeat(gameId, seat, token, name) {
+  localStorage.setItem(`avanti.seat.${gameId}`, JSON.stringify({token, seat, name}));
+}
+
+function rememberedName() {
+  return localStorage.getItem("avanti.name") || "";
+}
+
+function age(seconds) {
+  const gone = Math.max(0, Date.now() / 1000 - seconds);
+  if (gone < 60) return "just now";
+  if (gone < 3600) return `${Math.floor(gone / 60)} min ago`;
+  return `${Math.floor(gone / 3600)} h ago`;
+}
+
+function titleOf(name) {
+  return (catalog.games.find((g) => g.name === name) || {title: name}).title;
+}
+
+/** Take the next open seat of a table as `name`, keep its token, open the table. */
+async function takeSeat(gameId, name, problem) {
+  problem.hidden = true;
+  try {
+    const taken = await request(`/games/${encodeURIComponent(gameId)}/seats`,
+      {method: "POST", body: {name}});
+    localStorage.setItem("avanti.name", name);
+    keepSeat(gameId, taken.seat, taken.token, name);
+    location.assign(`/play/${encodeURIComponent(gameId)}`);
+  } catch (error) {
+    problem.textContent = error instanceof ServerError ? explain(error.detail) : String(error);
+    problem.hidden = false;
+  }
+}
+
+/** A small form: a name and a "Take a seat" button for one table. */
+function seatForm(gameId, label) {
+  const id = `sit-${gameId}`;
+  const name = el("input", {id, name: "name", required: true, maxlength: 40,
+    value: rememberedName(), placeholder: "your name", class: "sit-name"});
+  const problem = el("span", {class: "error", role: "alert", hidden: true});
+  const form = el("form", {class: "sit row", "data-table": gameId, autocomplete: "off"},
+    el("label", {for: id, class: "sr-only"}, `Your name at ${label}`), name,
+    el("button", {type: "submit", class: "take"}, "Take a seat"), problem);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    takeSeat(gameId, name.value.trim(), problem);
+  });
+  return form;
+}
 
 const form = document.getElementById("create");
 const gameSelect = document.getElementById("game");
@@ -37,8 +89,11 @@ function fillSeats() {
     });
     const kind = el("select", {id: `player-${seat}`, name: `player-${seat}`, class: "kind"},
       el("option", {value: ""}, "a person"),
+      el("option", {value: "open"}, "open: whoever sits down"),
       ...catalog.bots.map((bot) => el("option", {value: bot}, `a ${bot} bot`)));
     kind.value = kinds[seat] !== undefined ? kinds[seat] : "";
+    kind.addEventListener("change", () => { name.disabled = kind.value === "open"; });
+    name.disabled = kind.value === "open";
     const row = el("div", {class: "seat row"},
       el("label", {for: `name-${seat}`}, `Seat ${seat}`), name,
       el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat} is played by`), kind);
@@ -55,8 +110,24 @@ function fillSeats() {
 function showLinks(reply) {
   const links = document.getElementById("links");
   links.replaceChildren();
+  const mine = reply.seats.find((seat) => seat.token);
+  const opened = document.getElementById("opened");
+  opened.hidden = !reply.open;
+  if (reply.open && mine) {  // the creator sits at the first seat they named
+    keepSeat(reply.id, mine.seat, mine.token, mine.name);
+    localStorage.setItem("avanti.name", mine.name);
+    const invite = new URL(reply.invite, location.href).href;
+    const link = document.getElementById("invite");
+    link.href = invite;
+    link.textContent = invite;
+    document.getElementById("mine").href = `/play/${encodeURIComponent(reply.id)}`;
+    document.getElementById("start").onclick = () => startTable(reply.id, mine.token);
+  }
   for (const seat of reply.seats) {
-    if (seat.token) {
+    if (seat.open) {
+      links.append(el("li", {"data-seat": seat.seat},
+        el("span", {class: "who"}, `Seat ${seat.seat}: `), "open, for whoever takes it"));
+    } else if (seat.token) {
       const href = `/play/${encodeURIComponent(reply.id)}#${encodeURIComponent(seat.token)}`;
       links.append(el("li", {"data-seat": seat.seat},
         el("span", {class: "who"}, `${seat.name} (seat ${seat.seat}): `),
@@ -71,22 +142,83 @@ function showLinks(reply) {
   document.getElementById("created").hidden = false;
 }
 
-async function listGames() {
-  const list = document.getElementById("games");
+async function startTable(gameId, token) {
+  const problem = document.getElementById("start-error");
+  problem.hidden = true;
   try {
-    const {games} = await request("/games?limit=20");
-    list.replaceChildren();
-    if (games.length === 0) list.append(el("li", {class: "muted"}, "none yet"));
+    const bot = document.getElementById("start-bot").value;
+    await request(`/games/${encodeURIComponent(gameId)}/start`, {method: "POST", token, body: {bot}});
+    location.assign(`/play/${encodeURIComponent(gameId)}`);
+  } catch (error) {
+    problem.textContent = error instanceof ServerError ? explain(error.detail) : String(error);
+    problem.hidden = false;
+  }
+}
+
+/** The words of one lobby entry: what players care about, never an event count. */
+export function describe(game) {
+  if (game.state === "open") {
+    const options = game.options ? ", rule options set" : "";
+    const clock = game.seconds_per_move ? `, ${game.seconds_per_move} s a move` : "";
+    return `${game.taken} of ${game.seats} seats taken${options}${clock}, ${age(game.created)}`;
+  }
+  if (game.state === "finished") {
+    const winners = game.winners || [];
+    return winners.length ? `finished: ${winners.join(" and ")} won` : "finished";
+  }
+  const turn = game.turn && game.turn.length ? `${game.turn.join(" and ")} to move` : "in play";
+  return game.round ? `${turn}, round ${game.round}` : turn;
+}
+
+async function listGames() {
+  const lists = {
+    open: document.getElementById("open-tables"),
+    playing: document.getElementById("games"),
+    finished: document.getElementById("finished"),
+  };
+  try {
+    const {games} = await request("/games?limit=30");
+    for (const list of Object.values(lists)) list.replaceChildren();
     for (const game of games) {
-      const title = (catalog.games.find((g) => g.name === game.game) || {title: game.game}).title;
-      const state = game.over ? "over" : `${game.version} events`;
-      list.append(el("li", {},
-        el("a", {href: `/play/${encodeURIComponent(game.id)}`}, `${title}: ${game.players.join(", ")}`),
-        ` (${state})`));
+      const title = titleOf(game.game);
+      const players = game.players.map((name) => name === null ? "(open)" : name).join(", ");
+      const item = el("li", {"data-game": game.id, "data-state": game.state},
+        el("a", {href: `/play/${encodeURIComponent(game.id)}`}, `${title}: ${players}`),
+        el("span", {class: "state"}, ` (${describe(game)})`));
+      if (game.state === "open") item.append(seatForm(game.id, title));
+      (lists[game.state] || lists.playing).append(item);
+    }
+    for (const [state, list] of Object.entries(lists)) {
+      if (!list.children.length) {
+        list.append(el("li", {class: "muted"}, state === "open" ? "no table waits for players" : "none yet"));
+      }
     }
   } catch (error) {
-    list.replaceChildren(el("li", {class: "error"}, `The games could not be listed: ${error.message}`));
+    lists.playing.replaceChildren(el("li", {class: "error"}, `The games could not be listed: ${error.message}`));
   }
+}
+
+/** `/?join={id}`: the invited person types a name and takes the table's next open seat. */
+async function showInvite() {
+  const gameId = new URLSearchParams(location.search).get("join");
+  if (!gameId) return;
+  const panel = document.getElementById("join");
+  try {
+    const table = await request(`/games/${encodeURIComponent(gameId)}`);
+    const title = titleOf(table.game);
+    if (table.state !== "open") {
+      panel.append(el("p", {}, `That ${title} table has started: `,
+        el("a", {href: `/play/${encodeURIComponent(gameId)}`}, "watch it")));
+    } else {
+      panel.append(el("p", {}, `A table of ${title} (${describe(table)}) has a seat for you.`),
+        seatForm(gameId, title));
+    }
+  } catch (error) {
+    panel.append(el("p", {class: "error"}, `That table cannot be joined: ${error.message}`));
+  }
+  panel.hidden = false;
+  const input = panel.querySelector("input");
+  if (input) input.focus();
 }
 
 form.addEventListener("submit", async (event) => {
@@ -96,11 +228,13 @@ form.addEventListener("submit", async (event) => {
   const players = [];
   const bots = {};
   for (let seat = 0; seat < count; seat++) {
-    players.push(document.getElementById(`name-${seat}`).value.trim());
     const kind = document.getElementById(`player-${seat}`).value;
-    if (kind) bots[String(seat)] = kind;
+    players.push(kind === "open" ? null : document.getElementById(`name-${seat}`).value.trim());
+    if (kind && kind !== "open") bots[String(seat)] = kind;
   }
   const body = {game: gameSelect.value, players, bots};
+  const clock = document.getElementById("clock-seconds").value;
+  if (clock) body.seconds_per_move = Number(clock);
   const sides = [...seats.querySelectorAll("select.side")].map((select) => select.value);
   if (sides.length === count) body.sides = sides;
   const text = document.getElementById("options").value.trim();
@@ -131,6 +265,8 @@ async function start() {
   });
   countSelect.addEventListener("change", fillSeats);
   fillCounts();
+  for (const bot of catalog.bots) document.getElementById("start-bot").append(el("option", {value: bot}, `${bot} bots`));
+  await showInvite();
   document.body.dataset.ready = "true";
   listGames();
 }

@@ -1,0 +1,337 @@
+"""Open seats: a table that waits for its players, and the game it becomes once they are seated.
+
+A game's setup names every player, so a table created with open seats (``null`` among the
+``players`` of ``POST /games``) is not a game yet. It is kept in the store as a record of its
+own, the stream ``table.{id}`` of format :data:`~avanti.server.lobby.TABLE_FORMAT`: its setup
+holds the game's name, options, sides and time per move (nothing secret: no seed is drawn
+yet), its metadata the seats (``"open"``: each seat's name, token hash and bot, ``None`` for
+an open seat) and its events one entry per change (a seat taken, the open seats filled with
+bots, the start), so a waiting page follows it as it follows a game.
+
+- :meth:`Joining.create`: the table, with a token for each seat its creator named.
+- :meth:`Joining.take`: the next open seat for a name, and its token (given once). Two people
+  never get one seat: each seat is taken by one append at the version read, and a writer that
+  lost the race reads again.
+- :meth:`Joining.fill`: the creator (the token of the first seat the creator named, no other)
+  has bots take every open seat, which starts the game.
+
+When the last seat is taken the game is created under the table's own id, with the seats'
+token hashes, so the table's id, its invite link and every token issued while seating lead to
+the game; :meth:`Joining.describe` answers ``GET /games/{id}`` while it waits.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from avanti import catalog
+from avanti.core.codec import JSONValue
+from avanti.core.errors import VersionConflict
+from avanti.core.limits import name_problem
+from avanti.server.limits import Buckets
+from avanti.server.lobby import TABLE_FORMAT, summary_of
+from avanti.server.log import log
+from avanti.server.requests import NewGame, new_game
+from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
+from avanti.server.tables import MAX_RETRIES, Created, Tables
+from avanti.server.wire import ApiError, game_id, unauthorized, unknown_game
+from avanti.store import StoredStream, StreamExists, UnknownStream
+
+__all__ = ["Joining", "OpenTable", "open_entry", "table_stream"]
+
+
+def table_stream(game: str) -> str:
+    """The stream of the open table whose game will have the id ``game``."""
+    return f"table.{game}"
+
+
+def _seats(value: object) -> tuple[Seat | None, ...] | None:
+    if not isinstance(value, list):
+        return None
+    seats: list[Seat | None] = []
+    for item in value:
+        if not isinstance(item, dict):
+            return None
+        name, digest, bot = item.get("name"), item.get("token_sha256"), item.get("bot")
+        if name is None:
+            seats.append(None)
+            continue
+        if not isinstance(name, str) or not isinstance(digest, (str, type(None))):
+            return None
+        seats.append(Seat(name, digest, bot if isinstance(bot, str) else None))
+    return tuple(seats)
+
+
+class OpenTable:
+    """An open table as its record holds it."""
+
+    def __init__(self, record: StoredStream, opened: Mapping[str, Any], seats: Any) -> None:
+        self.record = record
+        """The table's record."""
+        self.game_id: str = record.stream.removeprefix("table.")
+        """The id its game gets."""
+        self.game: str = str(opened.get("game"))
+        """The game's name in the catalog."""
+        self.seats: tuple[Seat | None, ...] = seats
+        """The seats, ``None`` for an open one."""
+        self.host: str | None = opened.get("host_sha256")
+        """The hash of the creator's token."""
+        setup: Any = record.setup if isinstance(record.setup, dict) else {}
+        self.setup: dict[str, Any] = setup
+        """The game's options, sides and time per move."""
+
+    @classmethod
+    def read(cls, record: StoredStream) -> OpenTable | None:
+        """The open table of a record, or ``None`` for another record."""
+        opened = record.metadata.get("open")
+        if record.format != TABLE_FORMAT or not isinstance(opened, dict):
+            return None
+        seats = _seats(opened.get("seats"))
+        if seats is None or opened.get("game") not in catalog.GAMES:
+            return None
+        return cls(record, opened, seats)
+
+    @property
+    def full(self) -> bool:
+        """Whether every seat is taken."""
+        return all(seat is not None for seat in self.seats)
+
+    @property
+    def names(self) -> list[str | None]:
+        """The seated players' names, ``None`` for an open seat."""
+        return [None if seat is None else seat.name for seat in self.seats]
+
+    def metadata(self, seats: tuple[Seat | None, ...]) -> dict[str, JSONValue]:
+        """The ``"open"`` metadata with ``seats``."""
+        listed: list[JSONValue] = [
+            {"name": None, "token_sha256": None, "bot": None}
+            if seat is None
+            else {"name": seat.name, "token_sha256": seat.token_sha256, "bot": seat.bot}
+            for seat in seats
+        ]
+        started = all(seat is not None for seat in seats)
+        opened: dict[str, JSONValue] = {
+            "game": self.game,
+            "seats": listed,
+            "host_sha256": self.host,
+            "started": started,
+        }
+        return {"open": opened, **_open_summary(self.game, seats)}
+
+    def public(self, seat: int | None) -> dict[str, JSONValue]:
+        """What anyone may know of the table (and which seat the asker has)."""
+        return {
+            "id": self.game_id,
+            "game": self.game,
+            "state": "open",
+            "seat": seat,
+            "players": list(self.names),
+            "seats": len(self.seats),
+            "taken": sum(1 for seat in self.seats if seat is not None),
+            "options": self.setup.get("options"),
+            "seconds_per_move": self.setup.get("seconds_per_move"),
+            "created": self.record.created,
+        }
+
+    def seat_for(self, token: str | None) -> int | None:
+        """The seat of ``token`` (every hash compared); 401 for a token that is no seat's."""
+        table = Table(self.game, tuple(seat or Seat("", None, None) for seat in self.seats))
+        try:
+            return table.seat_for(token)
+        except BadToken:
+            raise unauthorized() from None
+
+
+def _open_summary(game: str, seats: tuple[Seat | None, ...]) -> dict[str, JSONValue]:
+    taken = sum(1 for seat in seats if seat is not None)
+    return {"summary": {"taken": taken, "seats": len(seats)}}
+
+
+def open_entry(record: StoredStream) -> dict[str, JSONValue] | None:
+    """The lobby's entry of an open table's record; ``None`` once it is full (its game is
+    listed then) or for a record that is none."""
+    table = OpenTable.read(record)
+    if table is None or table.full:
+        return None
+    entry = table.public(None)
+    del entry["seat"]
+    entry.update(updated=record.updated, over=False, bots={})
+    return entry
+
+
+class Joining:
+    """Open tables, seats taken by name, and the start (see the module's docstring)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        """The table core."""
+        limits = tables.limits
+        self._buckets = Buckets(limits.seats_per_second, limits.seats_burst)
+
+    def create(self, request: NewGame, client: str) -> Created:
+        """A table with open seats, under a fresh id; a token for each seat the creator named
+        (429 when ``client`` creates too fast or has too many tables)."""
+        hashed = self.tables.admit(client)
+        info = catalog.GAMES[request.game]
+        tokens = tuple(
+            None if name is None or seat in request.bots else new_token()
+            for seat, name in enumerate(request.players)
+        )
+        seats = tuple(
+            None
+            if name is None
+            else Seat(name, None if token is None else token_hash(token), request.bots.get(seat))
+            for seat, (name, token) in enumerate(zip(request.players, tokens, strict=True))
+        )
+        host = token_hash(next(token for token in tokens if token is not None))
+        setup: dict[str, JSONValue] = {
+            "game": info.name,
+            "options": request.options,
+            "sides": None if request.sides is None else list(request.sides),
+            "seconds_per_move": request.seconds_per_move,
+        }
+        opened: dict[str, JSONValue] = {"game": info.name, "seats": [], "host_sha256": host}
+        while True:
+            new_id = self.tables.new_id()
+            stream = table_stream(new_id)
+            empty = OpenTable(_blank(stream, setup), opened, seats)
+            metadata = {**empty.metadata(seats), "client": hashed}
+            try:
+                self.tables.games.events.create(
+                    stream, format=TABLE_FORMAT, format_version=1, setup=setup, metadata=metadata
+                )
+            except StreamExists:  # pragma: no cover - one chance in 2**64
+                continue
+            table = Table(info.name, tuple(seat or Seat("", None, None) for seat in seats))
+            return Created(new_id, None, table, tokens)
+
+    def read(self, game: str) -> OpenTable:
+        """The open table of ``game``; 404 if there is none."""
+        try:
+            record = self.tables.games.events.stream(table_stream(game_id(game)))
+        except UnknownStream:
+            raise unknown_game() from None
+        table = OpenTable.read(record)
+        if table is None:  # pragma: no cover - a stream of that name the server did not write
+            raise unknown_game()
+        return table
+
+    def describe(self, game: str, token: str | None) -> dict[str, JSONValue]:
+        """The open table as ``token``'s seat (or anyone) may see it; its game is started if
+        every seat is taken but the start was cut short."""
+        table = self.read(game)
+        seat = table.seat_for(token)
+        if table.full:
+            self._start(table)
+        described = table.public(seat)
+        described["started"] = table.full
+        return described
+
+    def take(self, game: str, name: object, client: str) -> tuple[int, str]:
+        """The next open seat of ``game`` for ``name``, and its token (given once)."""
+        problem = name_problem(name)
+        if problem is not None:
+            raise ApiError(422, "invalid-name", problem)
+        assert isinstance(name, str)
+        with self.tables.lock:
+            allowed = self._buckets.allow(client)
+        if not allowed:
+            log(logging.WARNING, "limit", limit="seats_per_second")
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"at most {self.tables.limits.seats_per_second:g} seats a second from one "
+                "address: wait a moment",
+            )
+        token = new_token()
+        for _ in range(MAX_RETRIES * 4):
+            table = self.read(game)
+            free = [seat for seat, taken in enumerate(table.seats) if taken is None]
+            if not free:
+                raise ApiError(409, "table-full", "every seat of this table is taken")
+            if name in table.names:
+                raise ApiError(422, "invalid-name", "another seat of this table has that name")
+            seats = list(table.seats)
+            seats[free[0]] = Seat(name, token_hash(token), None)
+            if self._append(table, {"type": "seated", "seat": free[0]}, tuple(seats)):
+                if len(free) == 1:
+                    self._start(self.read(game))
+                return free[0], token
+        raise ApiError(  # pragma: no cover - a storm of takers
+            409, "conflict", "the table's seats keep changing: try again"
+        )
+
+    def fill(self, game: str, token: str | None, kind: str) -> int:
+        """The creator's call: a bot of ``kind`` takes every open seat and the game starts;
+        how many seats the bots took."""
+        for _ in range(MAX_RETRIES):
+            table = self.read(game)
+            if table.host is None or token is None or table.seat_for(token) is None:
+                raise ApiError(403, "forbidden", "only the table's creator fills it with bots")
+            if token_hash(token) != table.host:
+                raise ApiError(403, "forbidden", "only the table's creator fills it with bots")
+            if table.full:
+                raise ApiError(409, "table-full", "every seat of this table is taken")
+            info = catalog.GAMES[table.game]
+            used = {name for name in table.names if name is not None}
+            seats = list(table.seats)
+            filled = 0
+            for number, seat in enumerate(seats):
+                if seat is None:
+                    names = [f"{kind.capitalize()} bot {number}", *info.player_names(len(seats))]
+                    bot_name = next(n for n in names if n not in used)
+                    used.add(bot_name)
+                    seats[number] = Seat(bot_name, None, kind)
+                    filled += 1
+            if self._append(table, {"type": "filled", "bot": kind}, tuple(seats)):
+                self._start(self.read(game))
+                return filled
+        raise ApiError(  # pragma: no cover - a storm of takers
+            409, "conflict", "the table's seats keep changing: try again"
+        )
+
+    def _append(self, table: OpenTable, event: JSONValue, seats: tuple[Seat | None, ...]) -> bool:
+        """Write a change of the seats at the version read; whether it was written."""
+        try:
+            self.tables.games.events.append(
+                table.record.stream,
+                [event],
+                table.record.version,
+                metadata_update=table.metadata(seats),
+            )
+        except VersionConflict:
+            return False
+        return True
+
+    def _start(self, table: OpenTable) -> None:
+        """Create the game of a full table under the table's id (once: a second start finds
+        the game there)."""
+        seats = tuple(seat for seat in table.seats if seat is not None)
+        info = catalog.GAMES[table.game]
+        sides = table.setup.get("sides")
+        started = new_game(
+            info,
+            [seat.name for seat in seats],
+            table.setup.get("options"),
+            None if not isinstance(sides, list) else tuple(str(side) for side in sides),
+        )
+        metadata: dict[str, JSONValue] = {
+            **Table(info.name, seats).to_metadata(),
+            **summary_of(started),
+            "client": table.record.metadata.get("client"),
+        }
+        seconds = table.setup.get("seconds_per_move")
+        if isinstance(seconds, (int, float)):
+            metadata["clock"] = float(seconds)
+        try:
+            self.tables.games.create(table.game_id, started, metadata)
+        except StreamExists:
+            return
+        log(logging.INFO, "started", game=table.game_id, kind=info.name, seats=len(seats))
+
+
+def _blank(stream: str, setup: JSONValue) -> StoredStream:
+    """A record to build a new table's first metadata from."""
+    return StoredStream(stream, TABLE_FORMAT, 1, setup, {}, 0, 0.0, 0.0)

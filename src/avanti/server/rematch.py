@@ -1,0 +1,132 @@
+"""A rematch: the same players in the same seats, a fresh secret seed, the bots kept.
+
+:meth:`Rematch.seat` is the one call. The rematch of game ``g`` has an id that follows from
+``g`` (:func:`rematch_id`), so however many seats ask at once, in however many processes, the
+store's unique stream name lets one creation win and every other find that game: one rematch,
+never two. Each seat's token in it follows from its token in ``g`` (:func:`rematch_token`: a
+hash no one without the old token can compute), so asking again gives the same seat and the
+same token (idempotent per seat), and the new game learns a seat's token hash only when that
+seat asks. The old game's record then names its rematch (``"rematch"``), and every
+connection of it is told.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+from typing import Any
+
+from attrs import evolve
+
+from avanti.core.codec import JSONValue
+from avanti.core.limits import new_seed
+from avanti.server.lobby import summary_of
+from avanti.server.seats import Table, token_hash
+from avanti.server.tables import MAX_RETRIES, Tables
+from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.store import MetadataChanged, StreamExists
+
+__all__ = ["Rematch", "rematch_id", "rematch_token"]
+
+
+def rematch_id(game: str) -> str:
+    """The id of the rematch of ``game``."""
+    return hashlib.sha256(f"avanti rematch of {game}".encode()).hexdigest()[:16]
+
+
+def rematch_token(game: str, token: str) -> str:
+    """A seat's token in the rematch ``game``, from its ``token`` in the game before."""
+    digest = hashlib.sha256(f"avanti rematch {game}\0{token}".encode("utf-8", "surrogatepass"))
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+
+
+def _fresh(game: AnyGame) -> AnyGame:
+    """The game's setup with a fresh secret seed, as a new game."""
+    codec = type(game).rules.codec
+    setup = json.loads(dumps(codec.document(game.setup, ())["setup"]))
+    setup["seed"] = new_seed()
+    chosen = codec.structure(setup, codec.setup_type, path="$.setup")
+    new: AnyGame = type(game).new(chosen)
+    return new
+
+
+class Rematch:
+    """Rematches of finished games (see the module's docstring)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        """The table core."""
+
+    def seat(self, game: str, token: str | None) -> tuple[str, int, str]:
+        """The token's seat in the rematch of ``game`` (created by the first call): the
+        rematch's id, the seat, and the seat's token there.
+
+        :raises ApiError: 401 for a token that is no seat's, 403 without one, 409 while the
+            game is not over, 404 for an unknown game.
+        """
+        seated = self.tables.read(game)
+        table = seated.table
+        seat = self.tables.seat_of(table, token)
+        if seat is None or table is None or token is None:
+            raise ApiError(403, "forbidden", "only a seat of the game asks for its rematch")
+        if not seated.game.is_over:
+            raise ApiError(409, "not-over", "a rematch follows a finished game")
+        new_id = rematch_id(seated.record.stream)
+        new_token = rematch_token(new_id, token)
+        seats = tuple(
+            evolve(old, token_sha256=None, bot=old.bot if old.token_sha256 is None else None)
+            for old in table.seats
+        )
+        metadata: dict[str, JSONValue] = {
+            **Table(table.game, seats).to_metadata(),
+            "client": seated.record.metadata.get("client"),
+        }
+        clock = seated.record.metadata.get("clock")
+        if clock is not None:
+            metadata["clock"] = clock
+        fresh = _fresh(seated.game)
+        metadata.update(summary_of(fresh))
+        with contextlib.suppress(StreamExists):  # another seat asked first: that is the rematch
+            self.tables.games.create(new_id, fresh, metadata)
+        self._bind(new_id, seat, token_hash(new_token))
+        self._note(seated.record.stream, new_id)
+        return new_id, seat, new_token
+
+    def _bind(self, game: str, seat: int, digest: str) -> None:
+        """Give the rematch's ``seat`` the token hash ``digest`` (once)."""
+        events = self.tables.games.events
+        for _ in range(MAX_RETRIES):
+            record, table = self.tables.record(game)
+            assert table is not None
+            if table.seats[seat].token_sha256 == digest:
+                return
+            seats = list(table.seats)
+            seats[seat] = evolve(seats[seat], token_sha256=digest)
+            changed: dict[str, Any] = {
+                **record.metadata,
+                **Table(table.game, tuple(seats)).to_metadata(),
+            }
+            try:
+                events.set_metadata(record.stream, changed, expected=record.metadata)
+            except MetadataChanged:  # pragma: no cover - another seat bound meanwhile
+                continue
+            return
+        raise ApiError(  # pragma: no cover - a storm of seats
+            409, "conflict", "the rematch's seats keep changing: try again"
+        )
+
+    def _note(self, game: str, new_id: str) -> None:
+        """Write the rematch's id into the old game's record (once)."""
+        events = self.tables.games.events
+        for _ in range(MAX_RETRIES):
+            record, _table = self.tables.record(game)
+            if record.metadata.get("rematch") == new_id:
+                return
+            changed = {**record.metadata, "rematch": new_id}
+            try:
+                events.set_metadata(record.stream, changed, expected=record.metadata)
+            except MetadataChanged:  # pragma: no cover - a hand-over meanwhile
+                continue
+            return

@@ -1,0 +1,82 @@
+"""The clock: a timed game's updates carry the deadline of the seat to move, and when it runs
+out the random bot makes that one move and the chat says so. Waits for conditions only (the
+time per move is a fraction of a second)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from avanti.server.chat import Chat
+from avanti.server.clock import Clock, Deadline
+from avanti.server.limits import ServerLimits
+from avanti.server.push import Hub
+from avanti.server.requests import NewGame
+from avanti.server.tables import Tables
+from avanti.store import GameStore, MemoryEventStore
+from tests.server.support import open_socket, receive, serving
+
+
+def test_a_seat_whose_time_runs_out_has_its_move_made_and_everyone_is_told(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path / "games.db") as served:
+        body = {"game": "mare", "players": ["Ann", "Bob"], "seconds_per_move": 0.3}
+        reply = served.http.post("/games", json=body)
+        assert reply.status_code == 201, reply.text
+        game = reply.json()
+        with open_socket(served.ws_url(game["id"]), game["seats"][1]["token"]) as socket:
+            first = receive(socket)
+            assert first["type"] == "update"
+            assert first["version"] == 0
+            clock = first["clock"]
+            assert (clock["seat"], clock["seconds"]) == (0, 0.3)
+            assert clock["deadline"] > 1_700_000_000
+            seen: list[Any] = []
+            while not any(m["type"] == "chat" for m in seen):
+                seen.append(receive(socket))
+            [told] = next(m for m in seen if m["type"] == "chat")["messages"]
+            assert told["text"] == "Ann's time ran out: a bot moved"
+            assert (told["seat"], told["name"], told["system"]) == (None, None, True)
+            moved = next(m for m in seen if m["type"] == "update")
+            assert moved["version"] > 0
+            assert moved["events"][0]["event"]["seat"] == 0  # Ann's roll, made for her
+        stored = served.http.get(f"/games/{game['id']}").json()
+        assert stored["version"] >= moved["version"]
+
+
+def test_games_without_a_clock_carry_none_and_deadlines_follow_versions() -> None:
+    tables = Tables(GameStore(MemoryEventStore()), ServerLimits())
+    hub = Hub(tables.games, tables.limits)
+    chat = Chat(tables)
+    now = [1_800_000_000.0]
+    clock = Clock(tables, hub, chat, lambda game_id, acted: None, now=lambda: now[0])
+    plain = tables.create(
+        NewGame.read({"game": "mare", "players": ["Ann", "Bob"]}, ("random",)), "a"
+    )
+    assert plain.game is not None
+    clock.register(plain.game_id, {}, plain.game)
+    assert clock.of(plain.game_id, plain.game) is ...
+    timed = tables.create(
+        NewGame.read(
+            {
+                "game": "mare",
+                "players": ["Ann", "Bob"],
+                "bots": {"0": "random"},
+                "seconds_per_move": 5,
+            },
+            ("random",),
+        ),
+        "a",
+    )
+    assert timed.game is not None
+    record, _ = tables.record(timed.game_id)
+    clock.register(timed.game_id, dict(record.metadata), timed.game)
+    assert clock.of(timed.game_id, timed.game) is None  # a bot's seat is not timed
+    assert Deadline(3, 1, now[0] + 5, 5.0).data() == {
+        "seat": 1,
+        "deadline": 1_800_000_005.0,
+        "seconds": 5.0,
+    }
+    assert json.dumps(Deadline(3, None, 0.0, 5.0).data()) == "null"
