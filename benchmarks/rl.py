@@ -11,9 +11,10 @@ In one run, for every game of the catalog:
   generators), and the microseconds per step count every action applied, chance outcomes
   included, so that a game's figure stands beside OpenSpiel's own games';
 - PettingZoo steps per second (``env.last()`` and ``env.step``, random legal actions from the
-  mask) against the plain loop's commands per second, and PettingZoo's ``texas_holdem_v4`` and
-  ``connect_four_v3`` under the same loop (each left out, and said so, where its package cannot
-  be imported);
+  mask) against the plain loop's commands per second, and against the plain loop that also
+  encodes each step's observation (what an environment must hand its agent), and
+  PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` under the same loop (each left
+  out, and said so, where its package cannot be imported);
 - OpenSpiel's MCTS bot (100 simulations, random rollouts) playing whole games of Avanti mare!;
   with ``--baseline DIR`` (a checkout of an older commit) the same games of that code too, game
   by game in turns, each in a fresh process; with ``--mcts-split`` where the search's time goes
@@ -51,21 +52,29 @@ SAMPLED_SEED = 2026
 clock = time.process_time
 
 
-def plain_loop(name: str, players: int) -> Callable[[int], int]:
-    """One random game through the library alone; returns the commands executed."""
+def plain_loop(name: str, players: int, *, observe: bool = False) -> Callable[[int], int]:
+    """One random game through the library alone; returns the commands executed. With
+    ``observe``, each step also encodes the acting seat's view as a ``float32`` array, as an
+    environment's observation (the encoding's ``observation``)."""
+    import numpy as np
+
     from avanti.catalog import game_info
     from avanti.core.rng import Stream
 
     info = game_info(name)
     package = info.load()
     names = list(info.player_names(players))
+    encoding = package.encoding(package.new_game(names, seed=0).public_setup)
 
     def play(seed: int) -> int:
         game = package.new_game(names, seed=seed)
         picks = Stream(seed, 1 << 40)
         steps = 0
         while not game.is_over:
-            commands = game.legal_commands(game.waiting[0])
+            seat = game.waiting[0]
+            if observe:
+                np.array(encoding.observation(game.view(seat)), np.float32)
+            commands = game.legal_commands(seat)
             game = game.execute(commands[picks.below(len(commands))])
             steps += 1
         return steps
@@ -347,26 +356,35 @@ def main(argv: list[str] | None = None) -> int:
     for key, (seconds, step) in yard.items():
         print(f"| {key} (same loop) | | {1 / seconds:.1f} | | | | | {step * 1e6:.1f} | |")
 
-    print("\n| environment | steps/s | plain loop commands/s | cost per step |")
-    print("| --- | ---: | ---: | ---: |")
+    print(
+        "\n| environment | steps/s | plain loop commands/s | cost per step |"
+        " plain loop with the observation | ratio |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, players in PLAYERS.items():
         figures = compare(
-            {"plain": plain_loop(name, players), "zoo": zoo_loop(rl.env(name, players))},
+            {
+                "plain": plain_loop(name, players),
+                "observed": plain_loop(name, players, observe=True),
+                "zoo": zoo_loop(rl.env(name, players)),
+            },
             args.games,
             args.repeats,
         )
         ratio = figures["zoo"][1] / figures["plain"][1]
+        observed = figures["observed"][1] / figures["plain"][1]
         met.append(ratio <= STEP_TARGET)
         print(
             f"| {name} ({players}) | {1 / figures['zoo'][1]:.0f} |"
             f" {1 / figures['plain'][1]:.0f} | {ratio:.2f}x |"
+            f" {1 / figures['observed'][1]:.0f} | {observed:.2f}x |"
         )
     for key, env in ecosystem_envs().items():
         if isinstance(env, str):
-            print(f"| {key} | {env} | | |")
+            print(f"| {key} | {env} | | | | |")
             continue
         seconds, step = compare({key: zoo_loop(env)}, args.games * 10, args.repeats)[key]
-        print(f"| {key} (same loop) | {1 / step:.0f} | | |")
+        print(f"| {key} (same loop) | {1 / step:.0f} | | | | |")
 
     if args.mcts_games:
         seconds = mcts_seconds(args.mcts_games, args.simulations)
