@@ -373,6 +373,10 @@ def test_m3_the_first_roll_is_numbered_once_and_kept_on_the_position() -> None:
     moves = position.moves
     assert moves == {0: mare.Roll(0)}
     assert state.table.moves(position) is moves  # worked out once
+    assert state.table.legal_actions(position) == [0]
+    enc = state.table.encoding
+    assert state.table.command(position, 0) is moves[0]
+    assert state.table.command(position, 1) == enc.command(1, 0)  # not legal now, decoded
     assert state.legal_actions(1) == []
     assert state.legal_actions(0) == [0]
     assert pyspiel.State.legal_actions(state) == [0]  # the path through OpenSpiel's C++

@@ -184,12 +184,9 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             return
         if action is None:
             raise InvalidArgument(f"{agent} is to act: give an action id, not None")
-        position = self._now()
-        seat = self._seats[agent]
-        if position.seat == seat:  # the legal command the id stands for, numbered once
-            command = self.table.command(position, int(action))
-        else:
-            command = self.table.encoding.command(int(action), seat)
+        # the agent to act is the position's seat: the legal command the id stands for,
+        # numbered once (any other id decoded, for the game to refuse)
+        command = self.table.command(self._now(), int(action))
         self.game = self.game.execute(command)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0

@@ -223,15 +223,16 @@ class Table:
         if moves is not None:
             return moves
         action_id = self.encoding.action_id
-        numbered: dict[int, Any] = {}
-        for command in self.legal_commands(position):
-            try:
-                action = action_id(command)
-            except InvalidArgument:
-                if not position.sampled:
-                    raise
-                continue
-            numbered.setdefault(action, command)
+        commands = self.legal_commands(position)
+        if position.sampled:
+            numbered: dict[int, Any] = {}
+            for command in commands:
+                try:
+                    numbered.setdefault(action_id(command), command)
+                except InvalidArgument:
+                    continue
+        else:  # the first command of each id, as in the loop above
+            numbered = {action_id(command): command for command in reversed(commands)}
         moves = {action: numbered[action] for action in sorted(numbered)}
         object.__setattr__(position, "moves", moves)
         return moves
