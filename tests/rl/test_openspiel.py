@@ -361,3 +361,58 @@ def test_the_sampled_mode_starts_from_a_document_and_goes_on_with_its_seed() -> 
     before = state.position.game
     state.apply_action(0)
     assert state.position.game.events == before.execute(mare.Roll(seat)).events
+
+
+def test_m3_the_first_roll_is_numbered_once_and_kept_on_the_position() -> None:
+    game = rl.load_game("mare", 2)
+    position = game.table.start()  # a fresh position (the game's own start is shared)
+    state = AvantiState(game, position)
+    before = position.moves
+    assert before is None  # nothing numbered before a tool asks
+    assert state.legal_actions() == [0]  # the only command: seat 0 rolls (M3)
+    moves = position.moves
+    assert moves == {0: mare.Roll(0)}
+    assert state.table.moves(position) is moves  # worked out once
+    assert state.table.legal_actions(position) == [0]
+    enc = state.table.encoding
+    assert state.table.command(position, 0) is moves[0]
+    assert state.table.command(position, 1) == enc.command(1, 0)  # not legal now, decoded
+    assert state.legal_actions(1) == []
+    assert state.legal_actions(0) == [0]
+    assert pyspiel.State.legal_actions(state) == [0]  # the path through OpenSpiel's C++
+    state.apply_action(0)
+    assert state.is_chance_node()
+    assert pyspiel.State.is_chance_node(state)
+    assert state.legal_actions() == [0, 1, 2, 3, 4, 5]  # six faces, as OpenSpiel gives them
+    assert state.chance_outcomes() == [(face, 1 / 6) for face in range(6)]
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, GAMES[n].max_players) for n in GAMES])
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_the_cached_moves_equal_the_numbering_worked_out_afresh(
+    name: str, players: int, chance: str
+) -> None:
+    game = rl.load_game(name, players, chance=chance, seed=5)
+    enc = game.table.encoding
+    rng = np.random.RandomState(3)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                assert pyspiel.State.is_chance_node(state)
+                assert state.legal_actions() == pyspiel.State.legal_actions(state)
+                state.apply_action(int(rng.randint(state.position.bound)))
+                continue
+            assert not pyspiel.State.is_chance_node(state)
+            seat = state.current_player()
+            legal = state.position.game.legal_commands(seat)
+            fresh = enc.legal_actions(legal)
+            assert state.legal_actions() == fresh == pyspiel.State.legal_actions(state)
+            assert state.legal_actions(seat) == fresh
+            for other in range(players):
+                if other != seat:
+                    assert state.legal_actions(other) == []
+            for action in fresh:
+                assert state.table.command(state.position, action) == enc.command(action, seat)
+            state.apply_action(fresh[rng.randint(len(fresh))])
+        assert state.legal_actions() == pyspiel.State.legal_actions(state) == []

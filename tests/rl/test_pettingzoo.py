@@ -122,3 +122,26 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
     with pytest.raises(InvalidArgument, match="0 to 5"):
         env.step(6)
     assert env.game.version == 0
+
+
+@pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
+def test_the_mask_and_the_steps_equal_the_game_played_alongside(name: str) -> None:
+    env = rl.env(name)
+    env.reset(seed=11)
+    inner = env.unwrapped
+    enc = inner.table.encoding
+    game = inner.table.new_game(11)  # the same deal, played by the library alone
+    rng = np.random.default_rng(2)
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = int(agent.removeprefix("player_"))
+        legal = game.legal_commands(seat)
+        assert list(observation["action_mask"]) == enc.mask(legal)
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        env.step(action)
+        game = game.execute(enc.command(action, seat))
+        assert inner.game.events == game.events
+    assert game.is_over

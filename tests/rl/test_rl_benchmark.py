@@ -11,6 +11,7 @@ SCRIPT = Path(__file__).parents[2] / "benchmarks" / "rl.py"
 
 def test_the_smallest_run_prints_every_table_and_the_targets() -> None:
     small = ["--games", "1", "--repeats", "1", "--mcts-games", "1", "--simulations", "2"]
+    small += ["--mcts-split", "--baseline", str(SCRIPT.parents[1])]  # this tree against itself
     result = subprocess.run(
         [sys.executable, str(SCRIPT), *small],
         capture_output=True,
@@ -25,5 +26,9 @@ def test_the_smallest_run_prints_every_table_and_the_targets() -> None:
     assert "python_block_dominoes (same loop)" in rows
     assert any(row.startswith("texas_holdem_v4") for row in rows)  # figures, or "not installed"
     assert any(line.startswith("MCTS (2 simulations") for line in lines)
+    turns = [line for line in lines if line.startswith("MCTS in turns")]
+    assert len(turns) == 1
+    assert turns[0].endswith("x as fast")
+    assert any(line.startswith("MCTS's time per game:") for line in lines)
     assert lines[-1].startswith("targets (explicit <= 2.0x, sampled <= 1.2x, step <= 1.3x):")
     assert lines[-1].endswith("of 9 met")

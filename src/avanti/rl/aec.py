@@ -39,7 +39,7 @@ from pettingzoo.utils import AgentSelector
 
 from avanti.core.errors import InvalidArgument
 from avanti.core.limits import new_seed
-from avanti.rl.table import Table
+from avanti.rl.table import Position, Table
 
 __all__ = ["VERSION", "AvantiEnv", "env", "env_name", "raw_env"]
 
@@ -110,6 +110,8 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self._actions = {
             agent: spaces.Discrete(encoding.num_actions) for agent in self.possible_agents
         }
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._position: Position | None = None
         self.game: Any = None
         """The core game being played (``None`` before :meth:`reset`)."""
 
@@ -122,21 +124,32 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         return self._actions[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
+
+    def _now(self) -> Position:
+        """The game being played as a table position, with its numbered legal commands
+        (:meth:`~avanti.rl.table.Table.moves`) worked out at most once per step."""
+        position = self._position
+        if position is None or position.game is not self.game:
+            position = self._position = Position(self.game, seeded=True)
+        return position
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s seat may see, and its action mask (ones only when it is to act)."""
-        seat = self._seat(agent)
-        encoding = self.table.encoding
-        view = self.game.view(seat)
+        seat = self._seats[agent]
+        table = self.table
+        encoding = table.encoding
+        game = self.game
+        view = game.view(seat)
         if self.information:
-            numbers = encoding.information_state(view, self.game.events_for(seat))
+            numbers = encoding.information_state(view, game.events_for(seat))
         else:
             numbers = encoding.observation(view)
         mask = np.zeros(encoding.num_actions, np.int8)
-        if agent == self.agent_selection and not self.game.is_over:
-            mask[encoding.legal_actions(self.game.legal_commands(seat))] = 1
-        return {"observation": np.asarray(numbers, np.float32), "action_mask": mask}
+        position = self._now()
+        if seat == position.seat and agent == self.agent_selection:
+            mask[list(table.moves(position))] = 1
+        return {"observation": np.array(numbers, np.float32), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game from ``seed`` (a fresh secret seed when left out)."""
@@ -151,10 +164,11 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self._select()
 
     def _select(self) -> None:
-        if self.game.is_over:
+        seat = self._now().seat
+        if seat is None:
             self.agent_selection = self._agent_selector.next()
         else:
-            self.agent_selection = self.possible_agents[self.game.waiting[0]]
+            self.agent_selection = self.possible_agents[seat]
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to act (``None`` once it is done).
@@ -170,12 +184,13 @@ class AvantiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             return
         if action is None:
             raise InvalidArgument(f"{agent} is to act: give an action id, not None")
-        seat = self._seat(agent)
-        command = self.table.encoding.command(int(action), seat)
+        # the agent to act is the position's seat: the legal command the id stands for,
+        # numbered once (any other id decoded, for the game to refuse)
+        command = self.table.command(self._now(), int(action))
         self.game = self.game.execute(command)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over:
+        if self._now().is_over:
             returns = self.game.outcome.returns
             for other, value in zip(self.possible_agents, returns, strict=True):
                 self.rewards[other] = float(value)

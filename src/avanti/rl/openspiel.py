@@ -64,6 +64,18 @@ MAX_GAME_LENGTH = 10_000
 moves are declined again and again has none): far above any game played so far."""
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+"""OpenSpiel's player id of chance."""
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+"""OpenSpiel's player id of the end."""
+
+
+@cache
+def _uniform(bound: int) -> tuple[tuple[int, float], ...]:
+    """The ``bound`` outcomes of a uniform draw, each with its probability, worked out once."""
+    return tuple((outcome, 1.0 / bound) for outcome in range(bound))
+
+
 def short_name(name: str) -> str:
     """The OpenSpiel short name of a game of the catalog: ``avanti_<name>``."""
     return f"avanti_{name}"
@@ -240,19 +252,38 @@ class AvantiState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
         end."""
         position = self.position
         if position.bound:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         seat = position.seat
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        return _TERMINAL if seat is None else seat
+
+    def is_chance_node(self) -> bool:
+        """Whether a random result is awaited (answered here, without a call through
+        OpenSpiel's C++ back into :meth:`current_player`)."""
+        return self.position.bound > 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (the seat to act when left out), as OpenSpiel's own
+        ``legal_actions`` gives them: for the seat to act, the position's numbered commands
+        (:meth:`~avanti.rl.table.Table.moves`, worked out once per position) without a call
+        through C++; anything else (a chance node, the end, another seat) as OpenSpiel answers
+        it."""
+        position = self.position
+        seat = position.seat
+        if seat is not None and (player is None or player == seat):
+            return list(self.table.moves(position))
+        if player is None:
+            return list(super().legal_actions())
+        return list(super().legal_actions(player))
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.position.seat:
+        position = self.position
+        if player != position.seat:
             return []
-        return self.table.legal_actions(self.position)
+        return list(self.table.moves(position))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The awaited draw's outcomes, each equally likely."""
-        bound = self.position.bound
-        return [(outcome, 1.0 / bound) for outcome in range(bound)]
+        return list(_uniform(self.position.bound))
 
     def _apply_action(self, action: int) -> None:
         table = self.table

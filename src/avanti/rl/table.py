@@ -68,6 +68,10 @@ class Position:
     seat: int | None = field(init=False)
     """The seat to act now: the lowest seat waited for (a simultaneous step is played in seat
     order); ``None`` at a chance node or at the end."""
+    moves: dict[int, Any] | None = field(init=False, default=None, eq=False, repr=False)
+    """The legal commands of the seat to act by action id, in the order of the ids, once
+    :meth:`Table.moves` has numbered them (``None`` until then): a cache, filled at most once,
+    since the position never changes."""
 
     def __attrs_post_init__(self) -> None:
         # Worked out once: a tool asks for them several times a step.
@@ -205,23 +209,37 @@ class Table:
             return ()
         return tuple(position.game.legal_commands(seat))
 
-    def legal_actions(self, position: Position) -> list[int]:
-        """The sorted action ids of the seat to act.
+    def moves(self, position: Position) -> dict[int, Any]:
+        """The legal commands of the seat to act by action id, sorted by id (empty at a
+        chance node or the end): numbered once per position and kept on it
+        (:attr:`Position.moves`), so that the legal actions, the mask and the command an id
+        stands for are all one look-up after the first.
 
         In a sampled position (``Position.sampled``) a guessed hidden fact may allow a command no
         real game allows (a bid above any cash a seat can have), which the encoding does not
         number: such commands are left out there, and only there.
         """
+        moves = position.moves
+        if moves is not None:
+            return moves
+        action_id = self.encoding.action_id
         commands = self.legal_commands(position)
-        if not position.sampled:
-            return self.encoding.legal_actions(commands)
-        numbered = []
-        for command in commands:
-            try:
-                numbered.append(self.encoding.action_id(command))
-            except InvalidArgument:
-                continue
-        return sorted(set(numbered))
+        if position.sampled:
+            numbered: dict[int, Any] = {}
+            for command in commands:
+                try:
+                    numbered.setdefault(action_id(command), command)
+                except InvalidArgument:
+                    continue
+        else:  # the first command of each id, as in the loop above
+            numbered = {action_id(command): command for command in reversed(commands)}
+        moves = {action: numbered[action] for action in sorted(numbered)}
+        object.__setattr__(position, "moves", moves)
+        return moves
+
+    def legal_actions(self, position: Position) -> list[int]:
+        """The sorted action ids of the seat to act (the keys of :meth:`moves`)."""
+        return list(self.moves(position))
 
     def command(self, position: Position, action: int) -> Any:
         """The command ``action`` stands for, for the seat to act.
@@ -234,6 +252,11 @@ class Table:
         seat = position.seat
         if seat is None:
             raise InvalidArgument("no seat acts at a chance node or at the end")
+        moves = position.moves
+        if moves is not None and type(action) is int:
+            legal = moves.get(action)
+            if legal is not None:
+                return legal
         return self.encoding.command(action, seat)
 
     def returns(self, position: Position) -> list[float]:
