@@ -195,7 +195,7 @@ def rlbench(session: nox.Session) -> None:
     ``texas_holdem_v4`` (rlcard) and ``connect_four_v3`` (pygame), OpenSpiel's
     ``python_kuhn_poker`` and ``python_block_dominoes``, and OpenSpiel's MCTS on Avanti mare!
     (not part of the gate)."""
-    session.install("-e", ".[rl]", "pygame", "rlcard")
+    session.install("-e", ".[rl]", "pygame", "rlcard", "termcolor")
     session.run("python", "benchmarks/rl.py", *session.posargs)
 
 

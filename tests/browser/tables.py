@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from avanti.store import GameStore
@@ -167,9 +167,16 @@ def open_tables(
     return tables
 
 
-def click_command(table: Table, game: Any, command: Any) -> None:
+def click_command(
+    table: Table, game: Any, command: Any, moved: Callable[[], bool] = lambda: False
+) -> None:
     """Choose ``command`` on its seat's page with the mouse: on the picture where the picture
-    has a place for it, else (or to pick among what the place fits) with its button."""
+    has a place for it, else (or to pick among what the place fits) with its button; a
+    command that needs confirming is clicked twice.
+
+    ``moved`` tells whether the game moved on meanwhile (a bot of the server moved in the same
+    phase, or this very command landed although its click was cut short by a redrawing): the
+    click is then left, and the caller looks at the game again."""
     kind = type(command).__name__
     picture = table.page.locator("#picture")
     places = {
@@ -182,30 +189,40 @@ def click_command(table: Table, game: Any, command: Any) -> None:
     notation = game.notation(command)
     if kind in places:
         target = picture.locator(places[kind]()).first
-        for attempt in range(3):
-            try:
-                target.click(force=True)
-                break
-            except PlaywrightError:
-                # another seat's move redrew the picture between finding the place and the
-                # click (the old drawing left the page): find it in the new one, once shown
-                if attempt == 2:
-                    raise
-                target.wait_for(state="visible", timeout=WAIT_MS)
+        if not _click(target, moved):
+            return
         if table.page.locator("#commands button.all").count() == 0:
             if table.page.locator("#commands button.armed").count() > 0:
-                target.click(force=True)  # selected only: the same place again confirms it
+                _click(target, moved)  # selected only: the same place again confirms it
             return  # the click named one command and sent it
     quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
     button = table.page.locator(f'#commands button[data-notation="{quoted}"]')
     confirm = button.get_attribute("data-confirm") == "true"
-    button.click(force=True)
-    if confirm:
-        button.click(force=True)  # the first click selected it; the second sends it
+    if _click(button, moved) and confirm:
+        _click(button, moved)  # the first click selected it; the second sends it
 
 
-def _same(game: Any, version: int) -> Any:
-    return game
+def _click(target: Locator, moved: Callable[[], bool]) -> bool:
+    """Click ``target``; whether it was clicked (``False``: the game moved on first).
+
+    Another seat's move may redraw the page between finding the place and the click (the old
+    drawing left the page): the place is then found in the new drawing, once shown."""
+    for attempt in range(3):
+        try:
+            target.click(force=True)
+            return True
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            wait_for(lambda: moved() or target.is_visible(), "the place to be drawn again")
+            if moved():
+                return False
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _at(served: Served, game_id: str, game: Any, version: int) -> Any:
+    """``game`` if it is at ``version``, else the stored game as it was then."""
+    return game if version == game.version else stored(served, game_id, version)
 
 
 def _past(served: Served, game_id: str, version: int) -> bool:
@@ -221,24 +238,29 @@ def play(
     *,
     act: Callable[[Table, Any, Any, int], bool] = lambda table, game, command, step: False,
     moment: Callable[[Any, int], None] = lambda game, step: None,
+    watchers: Sequence[Table] = (),
 ) -> Any:
-    """Play a game to its end through its pages: at every step each page is checked against
-    the stored game, then a random legal command of a waiting seat is clicked (``act`` may do
-    the step its own way and return True). The game at the end."""
+    """Play a game to its end through its pages: at every step each page (and each of the
+    ``watchers``, spectators' pages) is checked against the stored game, then a random legal
+    command of a waiting seat with a page is clicked (``act`` may do the step its own way and
+    return True); while only seats without a page (the server's bots) are awaited, the step is
+    theirs. The game at the end."""
     since = 0
     step = 0
     while True:
         game = stored(served, game_id)
-        for table in tables.values():
-            table.wait(game.version)
-            table.check(functools.partial(_same, game), name, since)
+        for table in (*tables.values(), *watchers):
+            table.catch_up(game.version)  # a bot may have moved on meanwhile
+            table.check(functools.partial(_at, served, game_id, game), name, since)
         moment(game, step)
         if game.is_over:
             return game
-        seat = game.waiting[0]
-        command = rng.choice(list(game.legal_commands(seat)))
-        if not act(tables[seat], game, command, step):
-            click_command(tables[seat], game, command)
+        seat = next((seat for seat in game.waiting if seat in tables), None)
+        if seat is not None:
+            command = rng.choice(list(game.legal_commands(seat)))
+            moved = functools.partial(_past, served, game_id, game.version)
+            if not act(tables[seat], game, command, step):
+                click_command(tables[seat], game, command, moved)
         version = game.version
         wait_for(functools.partial(_past, served, game_id, version), "the command to land")
         since = game.version

@@ -99,6 +99,14 @@ class OpenTable:
         return all(seat is not None for seat in self.seats)
 
     @property
+    def host_seat(self) -> int | None:
+        """The creator's seat (public: who opened the table), ``None`` if unknown."""
+        for number, seat in enumerate(self.seats):
+            if seat is not None and self.host is not None and seat.token_sha256 == self.host:
+                return number
+        return None
+
+    @property
     def names(self) -> list[str | None]:
         """The seated players' names, ``None`` for an open seat."""
         return [None if seat is None else seat.name for seat in self.seats]
@@ -130,6 +138,7 @@ class OpenTable:
             "players": list(self.names),
             "seats": len(self.seats),
             "taken": sum(1 for seat in self.seats if seat is not None),
+            "host": self.host_seat,
             "options": self.setup.get("options"),
             "seconds_per_move": self.setup.get("seconds_per_move"),
             "created": self.record.created,

@@ -91,6 +91,8 @@ const state = {
   retry: 250,
   mine: false,         // the page showed "Your move" last time it was drawn
   rematch: null,       // the rematch game's id, once the server told of one
+  open: false,         // the table waits for players: its game has not started yet
+  bots: [],            // the bots the server offers (to fill a waiting table's open seats)
 };
 
 // -- settings: the pace of the moves, a sound, notifications ------------------------------------
@@ -407,7 +409,66 @@ function disarm() {
   render();
 }
 
+// -- a table that waits for players --------------------------------------------------------------
+
+const waitingPanel = document.getElementById("waiting");
+
+/** A table with open seats, as its `table` message or `GET /games/{id}` tells it: who sits
+ * where, an invite link a friend opens to take the next open seat, and for the table's creator
+ * a button that fills the open seats with bots and starts the game. */
+function showWaiting(table) {
+  state.open = true;
+  main.dataset.open = "true";
+  const players = Array.isArray(table.players) ? table.players : [];
+  statusLine.textContent = `Waiting for players: ${table.taken} of ${table.seats} seats taken.`;
+  const seats = el("ol", {class: "seats", start: 0},
+    ...players.map((name, seat) => el("li", {"data-seat": seat},
+      name === null ? "(open)" : seat === state.seat ? `${name} (you)` : name)));
+  const link = `${location.origin}/?join=${encodeURIComponent(gameId)}`;
+  const invite = el("input", {id: "invite", class: "invite", readonly: true, value: link,
+    "aria-label": "Invite link"});
+  const copy = el("button", {type: "button", class: "quiet"}, "Copy");
+  copy.addEventListener("click", () => {
+    invite.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+  });
+  const parts = [el("p", {}, "Seats:"), seats,
+    el("p", {}, el("label", {for: "invite"}, "Invite a friend with this link: "), invite, " ", copy)];
+  if (state.seat !== null && table.host === state.seat && state.bots.length) {
+    const kind = el("select", {id: "fill-bot", "aria-label": "Bot"},
+      ...state.bots.map((bot) => el("option", {value: bot}, `${bot} bots`)));
+    const fill = el("button", {type: "button", id: "fill"}, "Fill the open seats and start");
+    const problem = el("span", {class: "error", role: "alert", hidden: true});
+    fill.addEventListener("click", async () => {
+      fill.disabled = true;
+      try {
+        await request(`${tablePath}/start`, {method: "POST", token, body: {bot: kind.value}});
+      } catch (error) {
+        problem.textContent = error instanceof ServerError ? explain(error.detail) : String(error);
+        problem.hidden = false;
+        fill.disabled = false;
+      }
+    });
+    parts.push(el("p", {}, "Or play now: ", kind, " ", fill, " ", problem));
+  }
+  waitingPanel.replaceChildren(...parts);
+  waitingPanel.hidden = false;
+}
+
+/** The table's game started: read the seat's share of it again (its names, sides, header). */
+async function started() {
+  state.open = false;
+  main.dataset.open = "false";
+  waitingPanel.hidden = true;
+  waitingPanel.replaceChildren();
+  try {
+    describeSeat(await request(tablePath, {token}));
+  } catch { /* the header keeps the waiting words until the next load */ }
+  render();
+}
+
 function render() {
+  if (state.open) return;
   const mine = state.seat !== null && state.legal.length > 0 && state.shown === state.version;
   const over = state.outcome !== null && state.shown === state.version;
   if (!state.legal.some((choice) => choice.notation === state.armed)) state.armed = null;
@@ -722,6 +783,12 @@ function connect() {
     try { data = JSON.parse(event.data); } catch { return; }
     if (!data || typeof data !== "object") return;
     state.retry = 250;
+    if (data.type === "table") {
+      showWaiting(data);
+      tell("avanti:message", data);
+      return;
+    }
+    if (data.type === "update" && state.open) started();
     if (data.type === "update") {
       if (data.version >= state.version) take(data);
       queueStep(data);
@@ -760,25 +827,38 @@ setInterval(() => {
   }
 }, 20000);
 
+/** Show whose page this is (the seat, its name and side, or a spectator's) from the game as
+ * `GET /games/{id}` gives it. */
+function describeSeat(game) {
+  state.seat = game.seat;
+  state.names = (game.public_setup && game.public_setup.players) || [];
+  const sides = (game.public_setup && game.public_setup.sides) || [];
+  state.sides = sides;
+  const backing = state.seat !== null && sides[state.seat] ? `, backing the ${sides[state.seat]}` : "";
+  const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat})${backing}`;
+  document.getElementById("who").textContent = `${state.title}: ${seatWords}`;
+  document.title = plainTitle();
+  main.dataset.seat = state.seat === null ? "" : String(state.seat);
+  if (state.seat === null) {
+    watching();
+  } else if (token) {
+    store(seatKey, JSON.stringify({token, seat: state.seat, name: who(state.seat)}));
+  }
+}
+
 async function start() {
   try {
     const [game, served] = await Promise.all([request(tablePath, {token}), request("/catalog")]);
-    state.seat = game.seat;
-    state.names = (game.public_setup && game.public_setup.players) || [];
-    const title = (served.games.find((known) => known.name === game.game) || {title: game.game}).title;
-    const sides = (game.public_setup && game.public_setup.sides) || [];
     state.game = game.game;
-    state.title = title;
-    state.sides = sides;
-    const backing = state.seat !== null && sides[state.seat] ? `, backing the ${sides[state.seat]}` : "";
-    const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat})${backing}`;
-    document.getElementById("who").textContent = `${title}: ${seatWords}`;
-    document.title = plainTitle();
-    main.dataset.seat = state.seat === null ? "" : String(state.seat);
-    if (state.seat === null) {
-      watching();
-    } else if (token) {
-      store(seatKey, JSON.stringify({token, seat: state.seat, name: who(state.seat)}));
+    state.title = (served.games.find((known) => known.name === game.game) || {title: game.game}).title;
+    state.bots = Array.isArray(served.bots) ? served.bots : [];
+    if (game.state === "open") {
+      state.seat = game.seat;
+      document.getElementById("who").textContent = `${state.title}: waiting for players`;
+      document.title = plainTitle();
+      showWaiting(game);
+    } else {
+      describeSeat(game);
     }
   } catch (error) {
     const words = error instanceof ServerError && error.kind === "unauthorized"
