@@ -543,6 +543,8 @@ PATHS = {
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
     "/games/{id}/stream": {"get"},
+    "/lab/compare": {"post"},
+    "/lab/replay": {"post"},
 }
 
 

@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from avanti.core.errors import InvalidArgument
 from avanti.server.http import ENDPOINTS, EXCEPTION_HANDLERS
+from avanti.server.lab import LAB_ENDPOINTS, LAB_PAGES
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.pages import PAGES, SecurityHeaders, static_mount
@@ -94,7 +95,7 @@ def routes() -> list[BaseRoute]:
         if spec.method == "WEBSOCKET":
             found.append(WebSocketRoute(spec.path, stream, name=spec.name))
             continue
-        endpoint = ENDPOINTS.get(spec.name) or PAGES[spec.name]
+        endpoint = {**ENDPOINTS, **LAB_ENDPOINTS, **LAB_PAGES}.get(spec.name) or PAGES[spec.name]
         found.append(Route(spec.path, endpoint, methods=[spec.method], name=spec.name))
     found.append(static_mount())
     return found

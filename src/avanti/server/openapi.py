@@ -286,6 +286,49 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 },
             },
         },
+        "/lab/compare": {
+            "post": {
+                "summary": "Play a rules case under two readings",
+                "description": (
+                    "Stateless: the body is a case (game, players, seed, setup fields, two "
+                    "readings of option fields, commands in the game's notation). The answer "
+                    "holds, per reading, the picture and the events in words after each "
+                    "command, or the library's refusal naming its rule; the differences; the "
+                    "case's link fragment, JSON and pytest test."
+                ),
+                "requestBody": {"required": True, **_json({"type": "object"}, "The case.")},
+                "responses": {
+                    "200": _json({"type": "object"}, "Both readings played out."),
+                    "400": _error("bad-request, malformed-json."),
+                    "413": too_large,
+                    "422": _error("invalid-case: the case is not one (its JSON paths named)."),
+                    "429": _error("rate-limited: too many lab requests from this address."),
+                    **other,
+                },
+            }
+        },
+        "/lab/replay": {
+            "post": {
+                "summary": "Step through a saved game command by command",
+                "description": (
+                    'Stateless: the body is {"document": text}, a saved game document. The '
+                    "answer holds the picture and the events in words at every command, every "
+                    "hidden fact shown (the lab is for one person's own games)."
+                ),
+                "requestBody": {
+                    "required": True,
+                    **_json({"type": "object"}, "The saved game, as text."),
+                },
+                "responses": {
+                    "200": _json({"type": "object"}, "Each step of the game."),
+                    "400": _error("bad-request, malformed-json."),
+                    "413": too_large,
+                    "422": _error("invalid-document: not a game document of the catalog."),
+                    "429": _error("rate-limited: too many lab requests from this address."),
+                    **other,
+                },
+            }
+        },
         "/games/{id}/stream": {
             "get": {
                 "summary": "A WebSocket of the seat's updates, and its commands",
