@@ -82,7 +82,8 @@ def test_a21_illus_11_to_13_two_readings_and_the_exported_test(
         ["Isabella withdraws 200 at the ATM on road space 3."],
     ]
     if os.environ.get("AVANTI_SCREENS"):
-        page.screenshot(path=screens / "lab-avanti-a21.png")
+        page.locator("section:has(#case-heading)").screenshot(path=screens / "lab-position.png")
+        page.locator("section:has(#answer-heading)").screenshot(path=screens / "lab-avanti.png")
     test = page.locator("#test").input_value()
     assert "def test_" in test
     (tmp_path / "test_a21_from_the_lab.py").write_text(test, encoding="utf-8")
@@ -118,7 +119,8 @@ def test_a_position_that_breaks_a_rule_is_refused_with_its_id(
     refused = page.locator("#side-0 .refusal")
     expect(refused).to_contain_text(f"Refused (the position): {refusal}")
     if os.environ.get("AVANTI_SCREENS"):
-        page.screenshot(path=screens / f"lab-{game}-refused.png")
+        answer = page.locator("section:has(#answer-heading)")
+        answer.screenshot(path=screens / f"lab-{game}-refused.png")
     page.context.close()
 
 
@@ -137,8 +139,9 @@ def test_a_link_reloads_the_same_case(
     expect(other.locator("#game")).to_have_value(game)
     assert json.loads(other.locator("#json").input_value()) == case
     assert other.locator("#side-0").inner_text() == page.locator("#side-0").inner_text()
-    if os.environ.get("AVANTI_SCREENS"):
-        other.screenshot(path=screens / f"lab-{game}.png")
+    if os.environ.get("AVANTI_SCREENS") and game != "avanti":
+        answer = other.locator("section:has(#answer-heading)")
+        answer.screenshot(path=screens / f"lab-{game}.png")
     page.context.close()
     other.context.close()
 
@@ -171,5 +174,6 @@ def test_m3_a_saved_game_steps_back_and_forth_as_the_library_draws_it(
         assert shown_svg(page) == str(mare.picture(at.view(None), table=at.public_setup))
     expect(page.locator("#back")).to_be_disabled()
     if os.environ.get("AVANTI_SCREENS"):
-        page.screenshot(path=screens / "lab-saved-game.png")
+        saved = page.locator("section:has(#saved-heading)")
+        saved.screenshot(path=screens / "lab-saved-game.png")
     page.context.close()

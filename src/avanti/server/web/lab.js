@@ -35,10 +35,9 @@ const STARTS = {
   },
 };
 
-let current = null;   // the case on the page
-let lastAnswer = null;
 let saved = null;     // the steps of an opened saved game
 let at = 0;
+let asked = 0;        // the number of the latest question: an older answer is never drawn
 
 function toFragment(text) {
   const bytes = new TextEncoder().encode(text);
@@ -66,7 +65,6 @@ function fieldRow(path, value) {
 }
 
 function show(kase) {
-  current = kase;
   $("game").value = kase.game;
   $("question").value = kase.question || "";
   $("players").value = kase.players.join(", ");
@@ -158,10 +156,10 @@ async function play() {
   error.hidden = true;
   let kase;
   try { kase = read(); } catch (problem) { error.textContent = problem.message; error.hidden = false; return; }
+  const mine = ++asked;
   try {
     const answer = await request("/lab/compare", {method: "POST", body: kase});
-    current = kase;
-    lastAnswer = answer;
+    if (mine !== asked) return;
     answer.trials.forEach((trial, index) => drawSide(index, trial, answer.differences));
     const parts = answer.differences.filter((d) => d.first.length || d.second.length).length;
     $("verdict").textContent = answer.same ? "Both readings give the same events."
@@ -170,6 +168,7 @@ async function play() {
     keep(answer);
     document.body.dataset.played = String(Number(document.body.dataset.played || 0) + 1);
   } catch (problem) {
+    if (mine !== asked) return;
     error.textContent = problem.message;
     error.hidden = false;
   }
