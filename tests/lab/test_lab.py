@@ -230,6 +230,7 @@ def test_the_exported_test_runs_green_with_pytest(tmp_path: Path) -> None:
         Case("avanti", NAMES, BOTH, (), {"scenario": {**ILLUS_13["scenario"], "round": 0}}),
         Case.from_json((ROOT / "docs/lab/mare-m6-free-fish-move.json").read_text()),
         Case.from_json((ROOT / "docs/lab/autorama-f6-sales-associate.json").read_text()),
+        Case("avanti", NAMES, (BOTH[0], BOTH[0]), ("drive",), ILLUS_13),  # two tests, one name
     ]
     for index, case in enumerate(cases):
         (tmp_path / f"test_case_{index}.py").write_text(pytest_text(case), encoding="utf-8")
@@ -252,7 +253,7 @@ def test_the_exported_test_runs_green_with_pytest(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(SOURCE)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "10 passed" in run.stdout
+    assert "12 passed" in run.stdout
 
 
 def test_the_exported_test_fails_when_the_library_disagrees(tmp_path: Path) -> None:

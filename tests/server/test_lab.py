@@ -9,10 +9,12 @@ from typing import Any
 
 import anyio
 import httpx
+import pytest
 
 import avanti
 from avanti import mare
-from avanti.server import ServerLimits, create_app
+from avanti.core import DecodeError
+from avanti.server import ServerLimits, create_app, lab
 from avanti.store import MemoryEventStore
 
 ROOT = Path(__file__).parents[2]
@@ -79,6 +81,22 @@ def test_a_refused_position_comes_back_in_words_naming_the_rule() -> None:
         "A4: scenario: seats 0 and 1 share road space 17"
     ] * 2
     assert data["test"] is None
+
+
+def test_a_case_too_long_for_a_link_is_answered_without_one() -> None:
+    (answer,) = call("POST", "/lab/compare", {**A21, "commands": ["drive " * 16] * 200})
+    assert answer.status_code == 200
+    assert answer.json()["fragment"] is None
+    assert answer.json()["trials"][0]["refused_at"] == 0
+
+
+def test_replay_steps_through_a_bounded_number_of_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = mare.new_game(["Ann", "Bob"], seed=1)
+    for _ in range(3):
+        game = game.execute(game.legal_commands()[0])
+    monkeypatch.setattr(lab, "MAX_REPLAY_EVENTS", 2)
+    with pytest.raises(DecodeError, match="at most 2 events"):
+        lab.replay_data(mare.dumps(game))
 
 
 def test_a_case_that_is_no_case_is_refused_with_its_paths() -> None:

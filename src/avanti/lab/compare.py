@@ -17,7 +17,7 @@ from typing import Any
 from attrs import frozen
 
 from avanti.catalog import game_info
-from avanti.core.errors import AvantiError, DecodeError, IllegalCommand, InvalidSetup
+from avanti.core.errors import DecodeError, IllegalCommand, InvalidSetup
 from avanti.core.svg import Svg
 from avanti.lab.case import Case, Reading, _thawed
 
@@ -78,7 +78,7 @@ class Difference:
 class Comparison:
     """A case played under both of its readings: the two :class:`Trial` values and the
     :class:`Difference` of every step where they part. A notebook shows it as the two pictures
-    and event lists side by side (:meth:`_repr_html_`)."""
+    and event lists side by side (its ``_repr_html_``)."""
 
     case: Case
     trials: tuple[Trial, Trial]
@@ -124,7 +124,8 @@ def position(case: Case, reading: Reading) -> str:
 
 def start(case: Case, reading: Reading) -> Any:
     """The game the case's position and ``reading`` start, checked by the library like any
-    setup: the :func:`position` read by the game's codec and started by its ``Game``.
+    setup: the position (``position(case, reading)``) read by the game's codec and started by
+    its ``Game``.
 
     :raises InvalidSetup: the position breaks a rule (the message names it).
     :raises DecodeError: a field of the position or the options is unknown or of the wrong form.
@@ -186,9 +187,7 @@ def play(case: Case, reading: Reading) -> Trial:
         before = game.version
         try:
             game = game.execute(game.parse_notation(text, seat))
-        except IllegalCommand as error:
-            return Trial(reading, tuple(steps), str(error), index)
-        except AvantiError as error:  # a seat that is not at the table
+        except IllegalCommand as error:  # also for a seat that is not at the table
             return Trial(reading, tuple(steps), str(error), index)
         steps.append(Step(command, _narrate(module, game, before, marker), _picture(module, game)))
     return Trial(reading, tuple(steps))
