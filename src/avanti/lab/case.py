@@ -127,7 +127,7 @@ class Case:
     def to_fragment(self) -> str:
         """The case as a URL fragment: base64url of its compact JSON, without padding.
 
-        :raises DecodeError: the case is longer than :data:`~avanti.lab.MAX_FRAGMENT` characters
+        :raises DecodeError: the case is longer than ``MAX_FRAGMENT`` characters
             as a link.
         """
         text = base64.urlsafe_b64encode(self.to_json().encode()).decode().rstrip("=")
