@@ -102,8 +102,8 @@ def test_the_stores_sit_in_the_tools_layer() -> None:
 
 
 def test_the_server_sits_in_the_tools_layer() -> None:
-    """``avanti.server`` imports the core, the stores, the catalog and the bots: no game and no
-    other tool (the command line imports it, not the other way round)."""
+    """``avanti.server`` imports the core, the stores, the catalog, the bots and the rules lab:
+    no game and no other tool (the command line imports it, not the other way round)."""
     server = SOURCE / "server"
     found = {
         imported
@@ -117,6 +117,7 @@ def test_the_server_sits_in_the_tools_layer() -> None:
         "store",
         "catalog",
         "bots",
+        "lab",
     }
     assert not allowed("avanti.server.app", "avanti.mare")
     assert allowed("avanti.cli.serve", "avanti.store")
@@ -134,6 +135,8 @@ WEB_FRAMEWORKS = ("starlette", "uvicorn", "websockets", "h11", "httptools", "wsp
 
 TRANSPORT_FREE = (
     "tables",
+    "lobby",
+    "joining",
     "requests",
     "service",
     "routes",

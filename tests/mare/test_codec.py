@@ -54,6 +54,7 @@ def test_the_document_names_its_format_and_version() -> None:
             "free_fish_roll": "other-fish",
             "free_fish_move_owed": False,
         },
+        "scenario": None,
     }
     first = GAME.events[0]
     assert isinstance(first, DieRolled)

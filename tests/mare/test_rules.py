@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from avanti import core
@@ -445,3 +447,41 @@ def test_m2_a_setup_that_is_no_setup_is_refused() -> None:
         "M2",
         "a setup must be an avanti.mare.Setup, not NoneType",
     )
+
+
+# -- a built position (M1, M5, M8) ---------------------------------------------------------------
+
+
+def test_m1_a_scenario_places_the_boat_and_each_fish() -> None:
+    from avanti.mare import Scenario, dumps, loads
+
+    game = new_game(["Ann", "Bob"], seed=3, first=1, scenario=Scenario(boat=4, fish=[5, 12, 0, 9]))
+    assert (game.state.boat, game.state.fish, game.state.turn) == (4, (5, 12, 0, 9), 1)
+    assert game.public_setup.scenario == Scenario(4, (5, 12, 0, 9))
+    assert loads(dumps(game)) == game
+
+
+@pytest.mark.parametrize(
+    ("boat", "fish", "message"),
+    [
+        (4, (3, 6, 6, 6), "M5: the blue fish is on piece 3, which the boat has taken"),
+        (4, (0, 0, 12, 12), "M8: no fish is left in the river"),
+        (4, (13, 6, 6, 6), "M1: the blue fish must be on a river piece 1-11"),
+        (11, (12, 12, 12, 12), "M5: the boat has taken 0 to 10 river pieces"),
+        (0, (6, 6, 6), "M1: a scenario places each of the 4 fish"),
+    ],
+)
+def test_m5_a_scenario_the_rules_cannot_reach_is_refused(
+    boat: int, fish: tuple[int, ...], message: str
+) -> None:
+    from avanti.mare import Scenario
+
+    with pytest.raises(InvalidSetup, match=re.escape(message)):
+        new_game(["Ann"], seed=1, scenario=Scenario(boat, fish))
+
+
+def test_m1_a_scenario_of_another_kind_is_refused() -> None:
+    from avanti.mare.scenario import check_scenario
+
+    with pytest.raises(InvalidSetup, match=r"M1: a scenario must be an avanti\.mare\.Scenario"):
+        check_scenario("boat 4")  # type: ignore[arg-type]  # on purpose

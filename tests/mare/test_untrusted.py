@@ -97,7 +97,13 @@ def test_m2_the_public_setup_is_the_setup_without_its_seed() -> None:
     public = game.public_setup
     assert public == PublicSetup(("Ann", "Bob", "Cy"), (FANS, FF, FANS), 2, options)
     assert public == public_setup(game.setup)
-    assert [a.name for a in attrs.fields(PublicSetup)] == ["players", "sides", "first", "options"]
+    assert [a.name for a in attrs.fields(PublicSetup)] == [
+        "players",
+        "sides",
+        "first",
+        "options",
+        "scenario",
+    ]
     assert Game.rules.public is public_setup
     assert Game.rules.setup_rule == "M2"
 
@@ -122,6 +128,7 @@ def test_m3_the_public_setup_as_json_has_no_seed() -> None:
             "free_fish_roll": "other-fish",
             "free_fish_move_owed": False,
         },
+        "scenario": None,
     }
     assert "seed" not in json.dumps(data)
     assert "1234567" not in json.dumps(data)

@@ -549,6 +549,8 @@ PATHS = {
     "/games/{id}/start": {"post"},
     "/games/{id}/rematch": {"post"},
     "/games/{id}/stream": {"get"},
+    "/lab/compare": {"post"},
+    "/lab/replay": {"post"},
 }
 
 

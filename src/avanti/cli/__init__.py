@@ -14,6 +14,7 @@
 - ``avanti odds --game mare``: the exact odds of Avanti mare!.
 - ``avanti serve [--database FILE_OR_URI] [--host H] [--port P]``: the game server, HTTP and
   WebSocket (the ``server`` extra).
+- ``avanti lab [--port P]``: the rules lab alone, on a store in memory and the loopback address.
 - ``avanti --version``: the library's version, ``avanti.__version__``.
 
 :func:`main` takes its arguments, output and input as parameters, so it can be driven in-process.
@@ -30,6 +31,7 @@ from typing import TextIO
 from avanti import __version__
 from avanti.bots import BOT_KINDS
 from avanti.catalog import DEFAULT_GAME, GAMES
+from avanti.cli.lab import add_arguments as lab_arguments
 from avanti.cli.serve import add_arguments as serve_arguments
 from avanti.core.errors import AvantiError, DecodeError
 
@@ -66,6 +68,7 @@ EXAMPLES = {
         "avanti serve --database games.db --port 8080",
         "avanti serve --database postgresql://games@db/avanti --host 0.0.0.0",
     ),
+    "lab": ("avanti lab", "avanti lab --port 0"),
 }
 """One or two example command lines for each subcommand, shown at the end of its help."""
 
@@ -258,6 +261,8 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = _add_command(sub, "serve", "serve games over HTTP and WebSockets")
     serve_arguments(serve)
+    lab = _add_command(sub, "lab", "the rules lab on this computer, on a store in memory")
+    lab_arguments(lab)
     return top
 
 
@@ -280,6 +285,10 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         from avanti.cli.serve import serve
 
         return serve(args, out)
+    if args.command == "lab":
+        from avanti.cli.lab import lab
+
+        return lab(args, out)
     return odds.odds_command(args, out)
 
 
@@ -315,7 +324,10 @@ def main(
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else 2
     try:
-        if args.command != "serve":  # the server draws nothing: avanti[server] is enough
+        if args.command not in (
+            "serve",
+            "lab",
+        ):  # the server draws nothing: avanti[server] is enough
             import rich  # noqa: F401
     except ImportError:
         sys.stderr.write(

@@ -35,6 +35,7 @@ from avanti.mare.events import (
 from avanti.mare.explain import explain
 from avanti.mare.game import CODEC, RULES, Game, decide, dumps, execute, loads, new_game, replay
 from avanti.mare.rules import Reason, cause, evolve, legal_commands, outcome, waiting
+from avanti.mare.scenario import Scenario
 from avanti.mare.setup import (
     CAUGHT,
     FACES,
@@ -104,6 +105,7 @@ __all__ = [
     "Result",
     "Roll",
     "RollIgnored",
+    "Scenario",
     "Setup",
     "Side",
     "SkipMove",

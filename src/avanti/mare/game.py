@@ -14,6 +14,7 @@ from avanti.mare import rules, views
 from avanti.mare.commands import COMMANDS, Command
 from avanti.mare.events import EVENTS, Event
 from avanti.mare.notation import notations
+from avanti.mare.scenario import Scenario
 from avanti.mare.setup import MAX_PLAYERS, Options, PublicSetup, Setup, Side, public_setup
 from avanti.mare.state import GameState, Outcome
 from avanti.mare.svg import picture
@@ -122,6 +123,7 @@ def new_game(
     sides: Sequence[Side | str] | None = None,
     first: int = 0,
     options: Options = DEFAULT_OPTIONS,
+    scenario: Scenario | None = None,
 ) -> Game:
     """Start a game for ``players`` (names, clockwise), with ``first`` rolling first (M2).
 
@@ -130,11 +132,12 @@ def new_game(
     replay or test a known game, and show players :attr:`Game.public_setup`, never the setup.
     ``sides`` (each a :class:`Side` or its name, ``"fish-friends"`` or ``"fisher-fans"``) is the
     side each player backs (M2); it defaults to fish friends and fisher fans in turn, starting
-    with seat 0.
+    with seat 0. ``scenario`` starts from a built position (:class:`Scenario`) instead of every
+    fish on the middle piece.
 
     :raises InvalidSetup: the setup breaks M2 (1-6 players with good, different names, one side
         each, a valid first seat), M3 (an int seed within ``MAX_SEED``) or M9 (the options); the
-        message names the rule.
+        message names the rule; a scenario breaks M1, M5 or M8.
     """
     names = _tuple(players, "players must be a sequence of names")
     if sides is not None:
@@ -145,7 +148,7 @@ def new_game(
     else:
         chosen = ()  # the count of players is refused first (M2): build nothing for them
     secret = new_seed() if seed is None else seed
-    return Game.new(Setup(names, chosen, first, secret, options))
+    return Game.new(Setup(names, chosen, first, secret, options, scenario))
 
 
 def _side(side: object) -> Any:

@@ -28,6 +28,7 @@ from avanti.mare.events import (
     RollIgnored,
     TurnPassed,
 )
+from avanti.mare.scenario import check_scenario
 from avanti.mare.setup import (
     CAUGHT,
     FACES,
@@ -175,13 +176,17 @@ def check_options(options: Options) -> None:
 
 
 def start(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
-    """The state before the first roll (M1: every fish on the middle piece); no opening events."""
+    """The state before the first roll (M1: every fish on the middle piece, or the setup's
+    :class:`~avanti.mare.Scenario`); no opening events."""
     check_setup(setup)
+    scenario = setup.scenario
+    if scenario is not None:
+        check_scenario(scenario)
     state = GameState(
         sides=setup.sides,
         options=setup.options,
-        boat=0,
-        fish=(START,) * len(FISH),
+        boat=0 if scenario is None else scenario.boat,
+        fish=(START,) * len(FISH) if scenario is None else scenario.fish,
         turn=setup.first,
         move_due=False,
         result=None,

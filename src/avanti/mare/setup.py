@@ -13,6 +13,7 @@ import enum
 from attrs import field, frozen
 
 from avanti.core.limits import new_seed
+from avanti.mare.scenario import Scenario
 
 __all__ = [
     "CAUGHT",
@@ -174,6 +175,9 @@ class Setup:
     first: int = 0
     seed: int = field(factory=new_seed)
     options: Options = Options()
+    scenario: Scenario | None = None
+    """A built position to start from (:class:`~avanti.mare.Scenario`), or ``None`` for every
+    fish on the middle piece and the boat at the start (M1)."""
 
 
 @frozen
@@ -195,8 +199,10 @@ class PublicSetup:
     """The seat that rolls first (M2)."""
     options: Options
     """The readings of the rules in play (M9)."""
+    scenario: Scenario | None = None
+    """The built position the game started from, if any: public like the whole river (M1)."""
 
 
 def public_setup(setup: Setup) -> PublicSetup:
     """What every seat may know of ``setup``: everything but the seed (M1-M3, M9)."""
-    return PublicSetup(setup.players, setup.sides, setup.first, setup.options)
+    return PublicSetup(setup.players, setup.sides, setup.first, setup.options, setup.scenario)

@@ -39,10 +39,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from avanti.core.errors import InvalidArgument
 from avanti.server.http import ENDPOINTS, EXCEPTION_HANDLERS
+from avanti.server.lab import LAB_ENDPOINTS, LAB_PAGES
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.pages import PAGES, SecurityHeaders, static_mount
 from avanti.server.routes import ROUTES
+from avanti.server.seating import SEATING_ENDPOINTS
 from avanti.server.service import Server
 from avanti.server.socket import CLOSE_CODES, stream
 from avanti.store import EventStore, GameStore
@@ -94,7 +96,9 @@ def routes() -> list[BaseRoute]:
         if spec.method == "WEBSOCKET":
             found.append(WebSocketRoute(spec.path, stream, name=spec.name))
             continue
-        endpoint = ENDPOINTS.get(spec.name) or PAGES[spec.name]
+        endpoint = {**ENDPOINTS, **SEATING_ENDPOINTS, **LAB_ENDPOINTS, **LAB_PAGES}.get(
+            spec.name
+        ) or PAGES[spec.name]
         found.append(Route(spec.path, endpoint, methods=[spec.method], name=spec.name))
     found.append(static_mount())
     return found

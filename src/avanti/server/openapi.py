@@ -13,6 +13,7 @@ from collections.abc import Callable
 from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument
+from avanti.server.operations import more_operations
 from avanti.server.routes import ROUTES
 from avanti.server.schema import (
     _SEAT,
@@ -289,58 +290,7 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 },
             },
         },
-        "/games/{id}/seats": {
-            "post": {
-                "summary": "Take the next open seat of a table by name",
-                "parameters": [game_id],
-                "requestBody": {"required": True, **_json(_ref("SeatRequest"), "The name.")},
-                "responses": {
-                    "201": _json(_ref("TakenSeat"), "The seat and its token (given once)."),
-                    "400": _error("bad-request, malformed-json."),
-                    "404": _error("unknown-game: no table with open seats has that id."),
-                    "409": _error("table-full: every seat is taken."),
-                    "413": too_large,
-                    "422": _error("invalid-name: the name's length or characters, or a twin."),
-                    "429": _error("rate-limited: too many seats taken from this address."),
-                    **other,
-                },
-            }
-        },
-        "/games/{id}/start": {
-            "post": {
-                "summary": "The creator has bots take every open seat; the game starts",
-                "security": [{"seat": []}],
-                "parameters": [game_id],
-                "requestBody": {"required": True, **_json(_ref("BotRequest"), "The bot.")},
-                "responses": {
-                    "200": _json(_ref("StartedTable"), "The game has started."),
-                    "400": _error("bad-request, malformed-json, unknown-bot."),
-                    "401": bad_token,
-                    "403": _error("forbidden: the token is not the creator's."),
-                    "404": _error("unknown-game: no table with open seats has that id."),
-                    "409": _error("table-full: every seat is taken already."),
-                    **other,
-                },
-            }
-        },
-        "/games/{id}/rematch": {
-            "post": {
-                "summary": "The token's seat in the rematch of a finished game",
-                "description": "The first call creates the rematch (the same players in the "
-                "same seats, a fresh seed, the bots kept); a call by each seat gives it its "
-                "own token there, the same on every call. No body.",
-                "security": [{"seat": []}],
-                "parameters": [game_id],
-                "responses": {
-                    "200": _json(_ref("RematchSeat"), "The seat in the rematch."),
-                    "401": bad_token,
-                    "403": _error("forbidden: no token (a spectator)."),
-                    "404": no_game,
-                    "409": _error("not-over: the game is not over."),
-                    **other,
-                },
-            }
-        },
+        **more_operations(game_id, other, bad_token, no_game, too_large),
         "/games/{id}/stream": {
             "get": {
                 "summary": "A WebSocket of the seat's updates, and its commands",

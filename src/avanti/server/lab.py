@@ -1,0 +1,175 @@
+"""The rules lab over HTTP: stateless endpoints that take a case (or a saved game) in and give
+the answers out, and the lab page.
+
+- ``POST /lab/compare``: a case (:class:`avanti.lab.Case` as JSON) in; both readings played out,
+  the differences, the case's link fragment, its JSON and its pytest test out. A position or
+  command the library refuses comes back as that reading's ``refusal``, in words naming its
+  rule: the lab checks every change by asking this.
+- ``POST /lab/replay``: a saved game (a document as ``avanti play --save`` or the store writes
+  it) in; its picture and the events in words at every command boundary out, every hidden
+  fact shown. The lab is for a person's own cases, never a seat of a live game: nothing here
+  reads the store.
+- ``GET /lab``: the page (``web/lab.html``).
+
+Both POSTs obey the server's limits: the body size, and a rate per client address (the
+commands' rate, 429 ``rate-limited``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from anyio import to_thread
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+
+from avanti.catalog import info_for_document
+from avanti.core.codec import JSONValue
+from avanti.core.errors import AvantiError, DecodeError
+from avanti.lab import Case, Comparison, compare, pytest_text
+from avanti.server.http import _body, json_response
+from avanti.server.limits import Buckets
+from avanti.server.log import log
+from avanti.server.pages import WEB
+from avanti.server.wire import ApiError
+
+__all__ = ["LAB_ENDPOINTS", "LAB_PAGES", "MAX_REPLAY_EVENTS", "compare_data", "replay_data"]
+
+MAX_REPLAY_EVENTS = 5_000
+"""The longest saved game ``POST /lab/replay`` steps through, in events."""
+
+
+def _allow(request: Request) -> None:
+    """429 when the client address asks the lab too fast (the server's command rate)."""
+    state = request.app.state
+    buckets: Buckets | None = getattr(state, "lab_buckets", None)
+    if buckets is None:
+        limits = state.server.limits
+        buckets = state.lab_buckets = Buckets(limits.commands_per_second, limits.command_burst)
+    client = request.client.host if request.client else ""
+    if not buckets.allow(client):
+        log(logging.WARNING, "limit", limit="lab_rate")
+        raise ApiError(429, "rate-limited", "too many lab requests; try again in a moment")
+
+
+def _trial_data(comparison: Comparison, index: int) -> dict[str, JSONValue]:
+    trial = comparison.trials[index]
+    return {
+        "reading": trial.reading.to_data(),
+        "steps": [
+            {"command": step.command, "lines": list(step.lines), "picture": str(step.picture)}
+            for step in trial.steps
+        ],
+        "refusal": trial.refusal,
+        "refused_at": trial.refused_at,
+    }
+
+
+def compare_data(case: Case) -> dict[str, JSONValue]:
+    """The answer of ``POST /lab/compare`` for ``case``."""
+    comparison = compare(case)
+    try:
+        fragment: str | None = case.to_fragment()
+    except DecodeError:
+        fragment = None
+    return {
+        "trials": [_trial_data(comparison, 0), _trial_data(comparison, 1)],
+        "differences": [
+            {
+                "step": d.step,
+                "first": list(d.first),
+                "second": list(d.second),
+                "pictures_differ": d.pictures_differ,
+            }
+            for d in comparison.differences
+        ],
+        "same": comparison.same,
+        "fragment": fragment,
+        "case": case.to_data(),
+        "test": pytest_text(case) if comparison.trials[0].refusal is None else None,
+    }
+
+
+async def lab_compare(request: Request) -> Response:
+    """``POST /lab/compare``: a case played under both readings (see the module)."""
+    _allow(request)
+    data = await _body(request)
+    try:
+        case = Case.from_data(data)
+        answer = await to_thread.run_sync(compare_data, case)
+    except AvantiError as error:
+        raise ApiError(422, "invalid-case", _words(error)) from None
+    return json_response(answer)
+
+
+def replay_data(text: str) -> dict[str, JSONValue]:
+    """The answer of ``POST /lab/replay``: a saved game stepped command by command."""
+    info = info_for_document(text)
+    module = info.load()
+    game = module.loads(text)
+    if game.version > MAX_REPLAY_EVENTS:
+        raise DecodeError((f"the lab steps through at most {MAX_REPLAY_EVENTS} events @ $",))
+    rules = game.rules
+    setup = game.setup
+    cuts = [index for index, event in enumerate(game.events) if rules.cause(event) is not None]
+    boundaries = [cuts[0] if cuts else game.version, *cuts[1:], game.version]
+    steps: list[JSONValue] = []
+    before = 0
+    for version in boundaries:
+        at = module.replay(setup, game.events[:version], verify=False)
+        command = rules.cause(game.events[before]) if before < version and steps else None
+        steps.append(
+            {
+                "version": version,
+                "command": None if command is None else rules.codec.command_to_data(command),
+                "lines": list(info.narrate(game.events[:version], setup, after=before)),
+                "picture": str(module.picture(at.view(None), table=at.public_setup)),
+            }
+        )
+        before = version
+    return {"game": info.name, "steps": steps}
+
+
+async def lab_replay(request: Request) -> Response:
+    """``POST /lab/replay``: ``{"document": text}``, a saved game, stepped through."""
+    _allow(request)
+    data = await _body(request)
+    text = data.get("document") if isinstance(data, dict) else None
+    if not isinstance(text, str) or set(data) != {"document"}:
+        raise ApiError(400, "bad-request", 'the body is {"document": "<a saved game>"}')
+    try:
+        answer = await to_thread.run_sync(replay_data, _game_document(text))
+    except AvantiError as error:
+        raise ApiError(422, "invalid-document", _words(error)) from None
+    return json_response(answer)
+
+
+def _game_document(text: str) -> str:
+    """A game document from either form: a game document as is, or a store document (a game
+    document under ``game``, beside the store's own fields)."""
+    import json
+
+    from avanti.core.codec import parse_json
+
+    data: Any = parse_json(text)
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("game"), dict):
+        return json.dumps(data["game"])
+    return text
+
+
+def _words(error: AvantiError) -> str:
+    if isinstance(error, DecodeError):
+        return "; ".join(error.errors)[:500]
+    return str(error)[:500]
+
+
+async def lab_page(request: Request) -> Response:
+    """``GET /lab``: the rules lab page."""
+    return FileResponse(WEB / "lab.html", media_type="text/html; charset=utf-8")
+
+
+LAB_ENDPOINTS = {"lab_compare": lab_compare, "lab_replay": lab_replay}
+"""The lab's endpoints by their name in :data:`avanti.server.routes.ROUTES`."""
+LAB_PAGES = {"lab_page": lab_page}
+"""The lab's page by its name in :data:`avanti.server.routes.ROUTES`."""

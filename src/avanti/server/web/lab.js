@@ -1,0 +1,229 @@
+// The rules lab: build a position, play it under two readings, keep the answer.
+// The page decides nothing: every change goes to POST /lab/compare, and the library's answer
+// (or its refusal, naming the rule) is drawn. Text is always set as text.
+import {el, request} from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+
+const STARTS = {
+  avanti: {
+    game: "avanti", question: "A21: does the last car collect the lots past the leader?",
+    players: ["Jack", "Isabella", "Tina", "Steve", "William"], seed: 1,
+    setup: {scenario: {marker: 22, distances: [29, 15, 28, 30, 31], hands: [[], [], [], [], []],
+      quit: [false, true, false, true, false], laid: [[0, 1], null, [18, 3], null, [19, 3]],
+      phase: "driving", round: 5}},
+    readings: [{name: "The last car counts the leader", options: {atm_last_car_wraps: true}},
+               {name: "The last car has no car behind it", options: {atm_last_car_wraps: false}}],
+    commands: ["drive", "drive", "drive"],
+  },
+  autorama: {
+    game: "autorama", question: "F6: is the winner of a Sales Associate refunded?",
+    players: ["Isaac", "Becky", "Chloe"], seed: 1,
+    setup: {scenario: {phase: "hiring", round: 1, advisor_deck: [1, 2, 3], vehicle_deck: [1, 2, 3],
+      check_deck: [0, 0, 2], cash: [], advisors: [], vehicles: [], checks: [], kept: []}},
+    readings: [{name: "Only those who pass", options: {sales_associate_refunds_winner: false}},
+               {name: "The winner too", options: {sales_associate_refunds_winner: true}}],
+    commands: ["bid 4000", "pass", "pass"],
+  },
+  mare: {
+    game: "mare", question: "M7: what does a caught fish's colour do?",
+    players: ["Ann", "Bob"], seed: 0,
+    setup: {first: 0, scenario: {boat: 2, fish: [12, 0, 6, 8]}},
+    readings: [{name: "It moves the boat", options: {caught_fish_roll: "boat"}},
+               {name: "It does nothing", options: {caught_fish_roll: "nothing"}}],
+    commands: ["roll"],
+  },
+};
+
+let saved = null;     // the steps of an opened saved game
+let at = 0;
+let asked = 0;        // the number of the latest question: an older answer is never drawn
+
+function toFragment(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromFragment(fragment) {
+  const text = fragment.replaceAll("-", "+").replaceAll("_", "/");
+  const binary = atob(text + "=".repeat((4 - (text.length % 4)) % 4));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+function image(svg, label) {
+  const data = btoa(String.fromCharCode(...new TextEncoder().encode(svg)));
+  return el("img", {src: `data:image/svg+xml;base64,${data}`, alt: label, class: "picture"});
+}
+
+function fieldRow(path, value) {
+  const id = `field-${path.replaceAll(".", "-")}`;
+  return el("div", {class: "field"},
+    el("label", {for: id}, path),
+    el("input", {id, "data-path": path, value: JSON.stringify(value), spellcheck: "false"}));
+}
+
+function show(kase) {
+  $("game").value = kase.game;
+  $("question").value = kase.question || "";
+  $("players").value = kase.players.join(", ");
+  $("seed").value = String(kase.seed);
+  const fields = $("fields");
+  fields.replaceChildren(fields.querySelector("legend") || el("legend", {}, "Where everything stands"));
+  for (const [key, value] of Object.entries(kase.setup || {})) {
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [inner, item] of Object.entries(value)) fields.append(fieldRow(`${key}.${inner}`, item));
+    } else {
+      fields.append(fieldRow(key, value));
+    }
+  }
+  kase.readings.forEach((reading, index) => {
+    $(`name-${index}`).value = reading.name;
+    $(`options-${index}`).value = JSON.stringify(reading.options || {});
+  });
+  $("commands").value = kase.commands.join("\n");
+}
+
+function read() {
+  const setup = {};
+  for (const input of $("fields").querySelectorAll("input[data-path]")) {
+    const path = input.dataset.path;
+    let value;
+    try { value = JSON.parse(input.value); } catch { throw new Error(`${path}: not a JSON value`); }
+    const [key, inner] = path.split(".");
+    if (inner === undefined) setup[key] = value;
+    else (setup[key] = setup[key] || {})[inner] = value;
+  }
+  const readings = [0, 1].map((index) => {
+    let options;
+    try { options = JSON.parse($(`options-${index}`).value || "{}"); } catch {
+      throw new Error(`reading ${index + 1}: the options are not JSON`);
+    }
+    return {name: $(`name-${index}`).value, options};
+  });
+  return {
+    game: $("game").value, question: $("question").value,
+    players: $("players").value.split(",").map((name) => name.trim()).filter(Boolean),
+    seed: Number($("seed").value), setup, readings,
+    commands: $("commands").value.split("\n").map((line) => line.trim()).filter(Boolean),
+  };
+}
+
+function drawSide(index, trial, differences) {
+  const side = $(`side-${index}`);
+  const marked = new Map(differences.map((d) => [d.step, [...(index === 0 ? d.first : d.second)]]));
+  side.replaceChildren(el("h3", {}, trial.reading.name));
+  if (trial.steps.length) {
+    const last = trial.steps[trial.steps.length - 1];
+    side.append(image(last.picture, `the table under ${trial.reading.name}`));
+  }
+  const list = el("ol", {class: "events"});
+  trial.steps.forEach((step, number) => {
+    if (number === 0) return;
+    const rest = marked.get(number) || [];
+    const lines = el("ul");
+    for (const line of step.lines) {
+      const where = rest.indexOf(line);
+      if (where >= 0) { rest.splice(where, 1); lines.append(el("li", {class: "differs"}, el("mark", {}, line))); }
+      else lines.append(el("li", {}, line));
+    }
+    list.append(el("li", {"data-step": number}, el("code", {}, step.command), lines));
+  });
+  side.append(list);
+  if (trial.refusal !== null) {
+    const where = trial.refused_at === null ? "the position" : `command ${trial.refused_at + 1}`;
+    side.append(el("p", {class: "refusal", role: "alert"}, `Refused (${where}): ${trial.refusal}`));
+  }
+}
+
+function keep(answer) {
+  $("json").value = JSON.stringify(answer.case, null, 2);
+  $("test").value = answer.test || "";
+  if (answer.fragment) {
+    const link = `${location.origin}/lab#${answer.fragment}`;
+    $("link").href = link;
+    $("link").textContent = link.length > 80 ? `${link.slice(0, 77)}...` : link;
+    history.replaceState(null, "", `#${answer.fragment}`);
+  }
+  const old = $("download").href;
+  if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+  $("download").href = URL.createObjectURL(new Blob([answer.test || ""], {type: "text/x-python"}));
+}
+
+async function play() {
+  const error = $("case-error");
+  error.hidden = true;
+  let kase;
+  try { kase = read(); } catch (problem) { error.textContent = problem.message; error.hidden = false; return; }
+  const mine = ++asked;
+  try {
+    const answer = await request("/lab/compare", {method: "POST", body: kase});
+    if (mine !== asked) return;
+    answer.trials.forEach((trial, index) => drawSide(index, trial, answer.differences));
+    const parts = answer.differences.filter((d) => d.first.length || d.second.length).length;
+    $("verdict").textContent = answer.same ? "Both readings give the same events."
+      : `The readings part at ${parts} step${parts === 1 ? "" : "s"}: the marked lines.`;
+    $("verdict").dataset.same = String(answer.same);
+    keep(answer);
+    document.body.dataset.played = String(Number(document.body.dataset.played || 0) + 1);
+  } catch (problem) {
+    if (mine !== asked) return;
+    error.textContent = problem.message;
+    error.hidden = false;
+  }
+}
+
+function drawSaved() {
+  const step = saved.steps[at];
+  $("at").textContent = `version ${step.version} (step ${at + 1} of ${saved.steps.length})`;
+  $("saved-picture").replaceChildren(image(step.picture, `the table at version ${step.version}`));
+  $("saved-picture").dataset.version = String(step.version);
+  $("saved-lines").replaceChildren(...step.lines.map((line) => el("li", {}, line)));
+  $("back").disabled = at === 0;
+  $("forward").disabled = at === saved.steps.length - 1;
+}
+
+async function openSaved() {
+  const error = $("saved-error");
+  error.hidden = true;
+  try {
+    saved = await request("/lab/replay", {method: "POST", body: {document: $("saved").value}});
+    at = 0;
+    $("stepper").hidden = false;
+    drawSaved();
+  } catch (problem) {
+    error.textContent = problem.message;
+    error.hidden = false;
+  }
+}
+
+function start() {
+  let kase = STARTS.avanti;
+  if (location.hash.length > 1) {
+    try { kase = fromFragment(location.hash.slice(1)); } catch {
+      $("case-error").textContent = "The link holds no case; here is an example instead.";
+      $("case-error").hidden = false;
+    }
+  }
+  show(kase);
+  $("case").addEventListener("submit", (event) => { event.preventDefault(); play(); });
+  $("case").addEventListener("change", (event) => { if (event.target.id !== "game") play(); });
+  $("game").addEventListener("change", () => { show(STARTS[$("game").value]); play(); });
+  $("load-json").addEventListener("click", () => {
+    try { show(JSON.parse($("json").value)); play(); } catch {
+      $("case-error").textContent = "That is not a case in JSON.";
+      $("case-error").hidden = false;
+    }
+  });
+  $("open-saved").addEventListener("click", openSaved);
+  $("saved-file").addEventListener("change", async () => {
+    const file = $("saved-file").files[0];
+    if (file) { $("saved").value = await file.text(); openSaved(); }
+  });
+  $("back").addEventListener("click", () => { if (at > 0) { at -= 1; drawSaved(); } });
+  $("forward").addEventListener("click", () => { if (at < saved.steps.length - 1) { at += 1; drawSaved(); } });
+  play();
+}
+
+start();

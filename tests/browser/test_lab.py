@@ -1,0 +1,179 @@
+"""The rules lab in headless Chromium (``/lab``): the position of Illus. 11-13 built field by
+field, the two A21 readings compared, the exported test run with pytest, a refusal per game with
+its rule's id, a link that reloads its case, and a saved game stepped back and forth with each
+picture as the library draws it (A4, A21, F1, M5)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import avanti
+from avanti import mare
+from tests.server.support import Served
+
+SOURCE = Path(avanti.__file__).parents[1]
+VIEWPORT = {"width": 1000, "height": 760}
+ILLUS_11 = {
+    "scenario.marker": "22",
+    "scenario.distances": "[29, 15, 28, 30, 31]",
+    "scenario.quit": "[false, true, false, true, false]",
+    "scenario.laid": "[[0, 1], null, [18, 3], null, [19, 3]]",
+    "scenario.round": "5",
+}
+"""The end of the run of Illus. 11 (examples/avanti_illus11_end_of_run.py): the marker on road
+space 22, Isabella (15) and Steve (30) have quit, Tina, William and Jack still to drive."""
+
+
+def lab(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()  # type: ignore[arg-type]
+    page.goto(url)
+    expect(page.locator("#verdict")).not_to_have_text("Not played yet.")
+    return page
+
+
+def field(page: Page, path: str) -> str:
+    return "#field-" + path.replace(".", "-")
+
+
+def test_a21_illus_11_to_13_two_readings_and_the_exported_test(
+    browser: Browser, served: Served, screens: Path, tmp_path: Path
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.fill("#players", "Jack, Isabella, Tina, Steve, William")
+    page.fill("#seed", "1")
+    for path, value in ILLUS_11.items():
+        page.fill(field(page, path), value)
+    page.fill("#name-0", "The last car counts the leader")
+    page.fill("#options-0", '{"atm_last_car_wraps": true}')
+    page.fill("#name-1", "The last car has no car behind it")
+    page.fill("#options-1", '{"atm_last_car_wraps": false}')
+    page.fill("#commands", "drive\ndrive\ndrive")
+    page.click("#play")
+    marked = page.locator("#side-0 mark")
+    expect(marked).to_have_count(2)
+    expect(page.locator("#side-1 mark")).to_have_count(0)
+    assert marked.all_inner_texts() == [
+        "Isabella withdraws 300 at the ATM on road space 26.",
+        "Isabella withdraws 500 at the ATM on road space 31.",
+    ]
+    withdrawals = [
+        [
+            line
+            for line in page.locator(f"#side-{i} li li").all_inner_texts()
+            if "Isabella w" in line
+        ]
+        for i in (0, 1)
+    ]
+    assert withdrawals == [
+        [
+            "Isabella withdraws 200 at the ATM on road space 3.",
+            "Isabella withdraws 300 at the ATM on road space 26.",
+            "Isabella withdraws 500 at the ATM on road space 31.",
+        ],
+        ["Isabella withdraws 200 at the ATM on road space 3."],
+    ]
+    if os.environ.get("AVANTI_SCREENS"):
+        page.locator("section:has(#case-heading)").screenshot(path=screens / "lab-position.png")
+        page.locator("section:has(#answer-heading)").screenshot(path=screens / "lab-avanti.png")
+    test = page.locator("#test").input_value()
+    assert "def test_" in test
+    (tmp_path / "test_a21_from_the_lab.py").write_text(test, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(SOURCE)},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "path", "value", "refusal"),
+    [
+        ("avanti", "scenario.distances", "[29, 29, 28, 30, 31]", "A4: "),
+        ("autorama", "scenario.advisor_deck", "[1, 1, 1]", "F1: "),
+        ("mare", "scenario.fish", "[1, 0, 6, 8]", "M5: "),
+    ],
+)
+def test_a_position_that_breaks_a_rule_is_refused_with_its_id(
+    browser: Browser, served: Served, screens: Path, game: str, path: str, value: str, refusal: str
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", game)
+    expect(page.locator(field(page, path))).to_be_visible()
+    page.fill(field(page, path), value)
+    page.click("#play")
+    refused = page.locator("#side-0 .refusal")
+    expect(refused).to_contain_text(f"Refused (the position): {refusal}")
+    if os.environ.get("AVANTI_SCREENS"):
+        answer = page.locator("section:has(#answer-heading)")
+        answer.screenshot(path=screens / f"lab-{game}-refused.png")
+    page.context.close()
+
+
+@pytest.mark.parametrize("game", ["avanti", "autorama", "mare"])
+def test_a_link_reloads_the_same_case(
+    browser: Browser, served: Served, screens: Path, game: str
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", game)
+    expect(page.locator("#json")).to_have_value(re.compile(f'"game": "{game}"'))
+    case = json.loads(page.locator("#json").input_value())
+    link = page.locator("#link").get_attribute("href")
+    assert link is not None
+    assert link.startswith(f"{served.url}/lab#")
+    other = lab(browser, link)
+    expect(other.locator("#game")).to_have_value(game)
+    assert json.loads(other.locator("#json").input_value()) == case
+    assert other.locator("#side-0").inner_text() == page.locator("#side-0").inner_text()
+    if os.environ.get("AVANTI_SCREENS") and game != "avanti":
+        answer = other.locator("section:has(#answer-heading)")
+        answer.screenshot(path=screens / f"lab-{game}.png")
+    page.context.close()
+    other.context.close()
+
+
+def shown_svg(page: Page) -> str:
+    source = page.locator("#saved-picture img").get_attribute("src")
+    assert source is not None
+    return base64.b64decode(source.removeprefix("data:image/svg+xml;base64,")).decode()
+
+
+def test_m3_a_saved_game_steps_back_and_forth_as_the_library_draws_it(
+    browser: Browser, served: Served, screens: Path
+) -> None:
+    game = mare.new_game(["Ann", "Bob"], seed=5)
+    for _ in range(4):
+        game = game.execute(game.legal_commands()[0])
+    cuts = [i for i, event in enumerate(game.events) if mare.cause(event) is not None]
+    versions = [0, *cuts[1:], game.version]
+    page = lab(browser, f"{served.url}/lab")
+    page.fill("#saved", mare.dumps(game))
+    page.click("#open-saved")
+    order = [*range(len(versions)), *reversed(range(len(versions) - 1))]
+    for number, index in enumerate(order):
+        if number:
+            page.click("#forward" if index > order[number - 1] else "#back")
+        expect(page.locator("#saved-picture")).to_have_attribute(
+            "data-version", str(versions[index])
+        )
+        at = mare.replay(game.setup, game.events[: versions[index]])
+        assert shown_svg(page) == str(mare.picture(at.view(None), table=at.public_setup))
+    expect(page.locator("#back")).to_be_disabled()
+    if os.environ.get("AVANTI_SCREENS"):
+        saved = page.locator("section:has(#saved-heading)")
+        saved.screenshot(path=screens / "lab-saved-game.png")
+    page.context.close()
