@@ -87,7 +87,9 @@ def hidden_problems(
             view = game.view(other)
             if mine.offers[other] is None and view.offers[other] is not None:
                 vehicles |= set(view.offers[other])
-            coins = [line for line in rows.get(other, "").split("\n") if _COIN.match(line.strip())]
+            if other not in rows:  # a text without the picture's rows (a history line)
+                continue
+            coins = [line for line in rows[other].split("\n") if _COIN.match(line.strip())]
             bid = mine.bids[other]
             public = [] if bid is None else [f"${bid}k" if bid else "$0"]
             if sorted(line.strip() for line in coins) != public:

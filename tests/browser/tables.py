@@ -131,14 +131,28 @@ class Table:
         legal = [] if self.seat is None else game.legal_commands(self.seat)
         assert shown["buttons"] == [game.notation(command) for command in legal]
         if self.seat is not None:
-            newer = "\n".join(
-                text for position, text in history if since is not None and position >= since
-            )
             rows = {int(seat): text for seat, text in shown["rows"].items()}
-            found = hidden_problems(name, game, self.seat, f"{shown['page']}\n{newer}", rows)
+            found = hidden_problems(name, game, self.seat, shown["page"], rows)
             assert found == [], (self.seat, game.version, found)
+            for position, text in history:  # each new line, as its command left the game
+                if since is None or position < since:
+                    continue
+                end = _command_end(game, position)
+                then = game if end == game.version else load(end)
+                found = hidden_problems(name, then, self.seat, text, {})
+                assert found == [], (self.seat, position, text, found)
         assert self.errors == [], self.errors
         return game
+
+
+def _command_end(game: Any, position: int) -> int:
+    """The version right after the command whose events include the one at ``position``: a
+    command's first event names it as its cause, the events that follow from it name none."""
+    cause = type(game).rules.cause
+    end = position + 1
+    while end < game.version and cause(game.events[end]) is None:
+        end += 1
+    return end
 
 
 def stored(served: Served, game_id: str, version: int | None = None) -> Any:
