@@ -1,5 +1,7 @@
-"""The pages on a phone-sized screen (390 by 844 CSS pixels): nothing scrolls sideways and the
-commands are on the screen."""
+"""The pages on a phone-sized screen (390 by 844 CSS pixels, an iPhone 12's): nothing scrolls
+sideways, the commands are on the screen, and the board's text is readable: every ``<text>`` of
+the picture is drawn at least 11 CSS pixels high (its font size times the scale it is drawn at,
+read from the DOM), for every game (A30)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,42 @@ from tests.server.support import Served
 
 
 def _phone(browser: Browser) -> Page:
-    """A page in a new context the size of a phone's screen, with touch."""
+    """A page in a new context the size of an iPhone 12's screen (390 by 844 CSS pixels, three
+    device pixels to one), with touch."""
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=3,
     )
     return context.new_page()
+
+
+_BOARD_TEXT = """() => {
+    const svg = document.querySelector('#picture svg');
+    const box = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter((node) => node.textContent.trim());
+    return texts.map((node) => {
+        const matrix = node.getScreenCTM();
+        const scale = Math.hypot(matrix.a, matrix.b);
+        const size = scale * parseFloat(getComputedStyle(node).fontSize);
+        const line = node.getBoundingClientRect();
+        const [left, right] = [line.left - box.left, box.right - line.right];
+        return {text: node.textContent, size, left, right};
+    });
+}"""
+"""Each text of the board: its rendered size in CSS pixels (font size times the scale it is drawn
+at) and how far its line box stays inside the picture's box on the left and on the right."""
+
+
+def _readable(page: Page) -> float:
+    """The smallest rendered size of the board's texts; each text lies inside the picture."""
+    texts = page.evaluate(_BOARD_TEXT)
+    assert len(texts) > 20
+    for found in texts:
+        assert found["left"] >= -0.5, found  # not cut off on the left
+        assert found["right"] >= -0.5, found  # nor on the right
+    return float(min(found["size"] for found in texts))
 
 
 def _no_sideways_scroll(page: Page) -> None:
@@ -82,16 +115,21 @@ _OVERFLOWING = """() => [document.documentElement, ...document.querySelectorAll(
 
 @pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
 def test_no_row_overflows_and_no_key_hints_on_a_touch_screen(
-    browser: Browser, served: Served, name: str
+    browser: Browser, served: Served, screens: Path, name: str
 ) -> None:
     """A30: on a 390 by 844 touch screen no row of the table page is wider than its box, at the
-    first move and on the end screen, and the page shows no key hints (``hover: none``)."""
+    first move and on the end screen, and the page shows no key hints (``hover: none``). The page
+    asks for the narrow picture: every text of the board is at least 11 CSS pixels high and
+    inside the picture, at the first move and at the end, and the board does not scroll."""
     reply = served.create(name, ["Ann", "Bob", "Cy"])
     page = _phone(browser)
     page.context.add_init_script(INSTANT)
     table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
     table.open().wait(stored(served, reply["id"]).version)
+    assert page.get_attribute("#table", "data-layout") == "narrow"
     assert page.evaluate(_OVERFLOWING) == []
+    assert _readable(page) >= 11
+    page.screenshot(path=screens / f"phone-{name}.png")
     assert not page.locator("#keys").is_visible()
     assert page.locator("#commands kbd").count() > 0  # there, but not shown on a touch screen
     assert not page.locator("#commands kbd").first.is_visible()
@@ -111,4 +149,5 @@ def test_no_row_overflows_and_no_key_hints_on_a_touch_screen(
     table.wait(game.version)
     page.locator("table.standings").wait_for()
     assert page.evaluate(_OVERFLOWING) == []
+    assert _readable(page) >= 11
     page.context.close()

@@ -143,7 +143,7 @@ async def stream(websocket: WebSocket) -> None:
                 400, "bad-request", f"'after' is beyond the game's version, {seated.game.version}"
             )
         table = seated.info if hello.table else None
-        listener = Listener(game, seat, hello.after, socket.send, table)
+        listener = Listener(game, seat, hello.after, socket.send, table, hello.layout)
         try:
             server.hub.join(listener)
         except ApiError as error:
