@@ -208,7 +208,10 @@ class _Drawing:
         view = self.view
         body.append(text(16, 28, "For Sale: Autorama", font_size=18, font_weight="bold"))
         line = _phase_line(view)
-        body.append(text(16, 48, line[:1].upper() + line[1:], font_size=13, fill=_INK))
+        line = line[:1].upper() + line[1:]
+        phase = _wrap(line, 44) if self.narrow else [line]
+        for index, words in enumerate(phase):
+            body.append(text(16, 48 + 17 * index, words, font_size=13, fill=_INK))
         left = f"{view.advisors_left} · {view.vehicles_left} · {view.checks_left}"
         removed = " · ".join(str(n) for n in view.removed)
         if self.labels:
@@ -216,9 +219,11 @@ class _Drawing:
             left += f"{view.checks_left} checks"
             removed = f"Removed unseen: {removed}"
         if self.narrow:
-            for index, words in enumerate(_wrap(f"{left}. {removed}", 44)):
-                body.append(text(16, 66 + 16 * index, words, font_size=12, fill=_MUTED))
-            return 70 + 16 * len(_wrap(f"{left}. {removed}", 44))
+            top = 49 + 17 * len(phase)
+            decks = _wrap(f"{left}. {removed}", 44)
+            for index, words in enumerate(decks):
+                body.append(text(16, top + 16 * index, words, font_size=12, fill=_MUTED))
+            return top + 4 + 16 * len(decks)
         body.append(text(WIDTH - 16, 28, left, font_size=11, fill=_MUTED, text_anchor="end"))
         body.append(text(WIDTH - 16, 44, removed, font_size=11, fill=_MUTED, text_anchor="end"))
         return 60

@@ -728,6 +728,8 @@ class _Drawing:
                 x, y, nx, ny = self.car_at(seat, len(seats) - 1)
                 delta = self.deltas[seat]
                 color = _GAIN if delta > 0 else _RED
+                if self.narrow:  # over the car, never past the picture's edge
+                    x, y, nx, ny = min(max(x, 26.0), self.width - 26), y - 24, 0.0, 1.0
                 yield _label(
                     x + nx * (12 + 20 * abs(nx)),
                     y + ny * 14 + 4,
