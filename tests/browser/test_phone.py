@@ -193,3 +193,27 @@ def test_every_narrow_picture_of_whole_games_is_readable(browser: Browser, name:
             step += 1
     assert drawn > 20
     page.context.close()
+
+
+def test_a_page_that_turns_narrow_asks_for_the_narrow_picture(
+    browser: Browser, served: Served
+) -> None:
+    """A30: a table page opened 1,000 pixels wide shows the wide picture (760 units); made 390
+    pixels wide it connects again and shows the narrow one (360 units) at the same version, and
+    back at 1,000 pixels the wide one again."""
+    reply = served.create("avanti", ["Ann", "Bob", "Cy"])
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.add_init_script(INSTANT)
+    page = context.new_page()
+    table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
+    version = stored(served, reply["id"]).version
+    table.open().wait(version)
+    width = "() => document.querySelector('#picture svg').viewBox.baseVal.width"
+    assert page.get_attribute("#table", "data-layout") == "wide"
+    assert page.evaluate(width) == 760
+    for pixels, layout, units in ((390, "narrow", 360), (1000, "wide", 760)):
+        page.set_viewport_size({"width": pixels, "height": 800})
+        page.wait_for_selector(f'#table[data-layout="{layout}"]', state="attached")
+        page.wait_for_function(f"() => ({width})() === {units}")
+        table.wait(version)
+    context.close()
