@@ -15,8 +15,9 @@ True
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from avanti.autorama.cards import Kind, boosted_value, dollars, kind_of
 from avanti.autorama.describe import describe
@@ -43,7 +44,7 @@ from avanti.autorama.state import Step
 from avanti.autorama.views import View, redact
 from avanti.core.svg import SEAT_COLORS, Svg, document, element, text
 
-__all__ = ["picture"]
+__all__ = ["NARROW_WIDTH", "picture"]
 
 WIDTH = 720
 """The picture's width in user units; ``size`` scales it."""
@@ -94,6 +95,12 @@ _SMALL_W, _SMALL_H = 30, 40
 """A card in a seat's row: played, offered or kept face up."""
 _ROW_H = 58
 _NAME_CHARS = 18
+NARROW_WIDTH = 360
+"""The narrow picture's width in user units (``layout="narrow"``): drawn 364 pixels wide on a
+390-pixel phone, its smallest text (11 units) is 11 pixels high."""
+_NARROW_ROW_H = 100
+_NARROW_CARDS = 5
+"""Cards on one line of the viewing seat's hand in the narrow picture."""
 
 
 def picture(
@@ -104,6 +111,7 @@ def picture(
     labels: bool = True,
     last: Sequence[Event] = (),
     table: PublicSetup | None = None,
+    layout: str = "wide",
 ) -> Svg:
     """The table of For Sale: Autorama as ``view``'s seat sees it, as SVG text (F1-F20).
 
@@ -118,22 +126,31 @@ def picture(
     - ``table``: the game's public setup (:attr:`Game.public_setup
       <avanti.autorama.game.Game.public_setup>`), for the players' names; without it seats are
       called "Seat 0", "Seat 1", ...
+    - ``layout``: ``"wide"`` (720 units) or ``"narrow"`` (:data:`NARROW_WIDTH`, 360 units, for a
+      phone): the same cards and ``data-*`` attributes, the deck counts under the phase line, each
+      seat's row in two lines (name, marks and piles; this round's card or bid and the advisors
+      kept), the hand's cards five to a line, the words wrapped; no text under 11 units, so the
+      captions under the cards' numbers are left out (each card's tooltip names it).
 
     Others' cash, hands and checks won are drawn face down (how many cards only), as the view
     holds them (F2, F8); an offer is face down until all are in (F14). The ``<title>`` and
     ``<desc>`` say the same in words.
 
-    :raises ValueError: ``colors`` is empty, or ``table`` names another number of players.
+    :raises ValueError: ``colors`` is empty, ``layout`` is neither ``"wide"`` nor ``"narrow"``,
+        or ``table`` names another number of players.
     """
     if not colors:
         raise ValueError("colors must name at least one colour")
+    if layout not in ("wide", "narrow"):
+        raise ValueError(f'layout must be "wide" or "narrow", not {layout!r}')
     names = table.players if table is not None else tuple(f"Seat {s}" for s in range(view.players))
     if len(names) != view.players:
         raise ValueError(f"the table names {len(names)} players, the view has {view.players}")
     seen = tuple(e for e in (redact(event, view.seat) for event in last) if e is not None)
     own = view.seat if view.seat is not None and 0 <= view.seat < view.players else None
     ended = next((e for e in reversed(seen) if isinstance(e, GameEnded)), None)
-    draw = _Drawing(view, names, colors, labels, own, ended)
+    draw = _Drawing(view, names, colors, labels, own, ended, narrow=layout == "narrow")
+    width = draw.width
     body: list[ET.Element] = []
     y = draw.header(body)
     y = draw.on_table(body, y)
@@ -143,17 +160,21 @@ def picture(
     if seen:
         y = draw.last(body, y, seen)
     background = element(
-        "rect", {"width": WIDTH, "height": y, "fill": _PAPER, "stroke": _LINE, "rx": 8}
+        "rect", {"width": width, "height": y, "fill": _PAPER, "stroke": _LINE, "rx": 8}
     )
     who = names[own] if own is not None else "a spectator"
     return document(
-        WIDTH,
+        width,
         y,
         [background, *body],
         title=f"For Sale: Autorama, {_phase_line(view)}, as {who} sees it",
         description=_description(view, names, own, seen),
         size=size,
     )
+
+
+_Draw = Callable[..., ET.Element]
+"""Draws one card face up at ``(x, y)``."""
 
 
 class _Drawing:
@@ -167,7 +188,11 @@ class _Drawing:
         labels: bool,
         own: int | None,
         ended: GameEnded | None,
+        *,
+        narrow: bool = False,
     ) -> None:
+        self.narrow = narrow
+        self.width = NARROW_WIDTH if narrow else WIDTH
         self.ended = ended
         self.view = view
         self.names = names
@@ -183,13 +208,22 @@ class _Drawing:
         view = self.view
         body.append(text(16, 28, "For Sale: Autorama", font_size=18, font_weight="bold"))
         line = _phase_line(view)
-        body.append(text(16, 48, line[:1].upper() + line[1:], font_size=13, fill=_INK))
+        line = line[:1].upper() + line[1:]
+        phase = _wrap(line, 44) if self.narrow else [line]
+        for index, words in enumerate(phase):
+            body.append(text(16, 48 + 17 * index, words, font_size=13, fill=_INK))
         left = f"{view.advisors_left} · {view.vehicles_left} · {view.checks_left}"
         removed = " · ".join(str(n) for n in view.removed)
         if self.labels:
             left = f"Decks: {view.advisors_left} advisors · {view.vehicles_left} vehicles · "
             left += f"{view.checks_left} checks"
             removed = f"Removed unseen: {removed}"
+        if self.narrow:
+            top = 49 + 17 * len(phase)
+            decks = _wrap(f"{left}. {removed}", 44)
+            for index, words in enumerate(decks):
+                body.append(text(16, top + 16 * index, words, font_size=12, fill=_MUTED))
+            return top + 4 + 16 * len(decks)
         body.append(text(WIDTH - 16, 28, left, font_size=11, fill=_MUTED, text_anchor="end"))
         body.append(text(WIDTH - 16, 44, removed, font_size=11, fill=_MUTED, text_anchor="end"))
         return 60
@@ -216,7 +250,8 @@ class _Drawing:
         shown = _ON_TABLE[view.phase]
         if self.labels:
             body.append(text(16, y + 14, f"On the table: {shown}", font_size=12, fill=_MUTED))
-        x = 16
+        x: float = 16
+        step = _CARD_W + 8 if not self.narrow else min(_CARD_W + 4, 328 / max(len(view.table), 1))
         for card in view.table:
             if view.phase is Phase.HIRING:
                 body.append(self.advisor(x, y + 22, card))
@@ -224,15 +259,26 @@ class _Drawing:
                 body.append(self.vehicle(x, y + 22, card))
             else:
                 body.append(self.check(x, y + 22, card))
-            x += _CARD_W + 8
+            x += step
         note = _table_note(view, tuple(map(_short, self.names)))
-        if note:
-            body.append(text(x + 8, y + 58, note, font_size=12, fill=_INK))
-        y += _CARD_H + 30
+        if self.narrow:
+            y += _CARD_H + 30
+            for words in _wrap(note, 44):
+                body.append(text(16, y + 4, words, font_size=13, fill=_INK))
+                y += 18
+        else:
+            if note:
+                body.append(text(x + 8, y + 58, note, font_size=12, fill=_INK))
+            y += _CARD_H + 30
         for caption, cards in (("Spent advisors", view.spent), ("Sold vehicles", view.sold)):
             if cards:
                 line = " ".join(map(str, cards))
                 line = f"{caption}: {line}" if self.labels else line
+                if self.narrow:
+                    for words in _wrap(line, 48):
+                        body.append(text(16, y + 4, words, font_size=11, fill=_MUTED))
+                        y += 15
+                    continue
                 body.append(text(16, y + 4, line, font_size=10, fill=_MUTED))
                 y += 14
         return y + 4
@@ -241,6 +287,11 @@ class _Drawing:
         """A row per seat: name and colour, this round's bid, played advisor or offer, the
         advisors kept face up (F12), and cards in hand face down (F8)."""
         view = self.view
+        if self.narrow:
+            for seat in range(view.players):
+                body.append(self.row(seat, y, seat in concerned))
+                y += _NARROW_ROW_H + 4
+            return y + 6
         if self.labels:
             for x, caption in ((180, "This round"), (330, "Kept face up"), (560, "In hand")):
                 body.append(text(x, y + 12, caption, font_size=11, fill=_MUTED))
@@ -253,23 +304,22 @@ class _Drawing:
     def row(self, seat: int, y: int, concerned: bool) -> ET.Element:
         view = self.view
         color = self.color(seat)
+        high = _NARROW_ROW_H if self.narrow else _ROW_H
         parts: list[ET.Element] = [
             element(
                 "rect",
                 {
                     "x": 12,
                     "y": y,
-                    "width": WIDTH - 24,
-                    "height": _ROW_H,
+                    "width": self.width - 24,
+                    "height": high,
                     "rx": 6,
                     "fill": "#ffffff",
                     "stroke": color if concerned else _LINE,
                     "stroke-width": 3 if concerned else 1,
                 },
             ),
-            element(
-                "rect", {"x": 12, "y": y, "width": 8, "height": _ROW_H, "rx": 3, "fill": color}
-            ),
+            element("rect", {"x": 12, "y": y, "width": 8, "height": high, "rx": 3, "fill": color}),
         ]
         parts.append(
             text(30, y + 22, _short(self.names[seat]), font_size=14, font_weight="bold", fill=_INK)
@@ -278,17 +328,24 @@ class _Drawing:
         if marks and self.labels:
             parts.append(text(30, y + 42, " · ".join(marks), font_size=11, fill=color))
         # this round's bid, advisor or offer: one piece, so a page shows it appear or turn over
-        parts.append(element("g", {"data-piece": f"round-{seat}"}, self.this_round(seat, y)))
+        below = 44 if self.narrow else 0  # the narrow row's second line
+        round_x = 30 if self.narrow else 180
+        parts.append(
+            element("g", {"data-piece": f"round-{seat}"}, self.this_round(seat, y + below, round_x))
+        )
         kept = view.kept[seat]
-        step = min(_SMALL_W + 4, 220 / max(len(kept), 1))
+        kept_x, room = (200, 140) if self.narrow else (330, 220)
+        step = min(_SMALL_W + 4, room / max(len(kept), 1))
         for index, advisor in enumerate(kept):
-            parts.append(self.advisor(330 + index * step, y + 9, advisor, small=True))
+            parts.append(self.advisor(kept_x + index * step, y + 9 + below, advisor, small=True))
         parts.extend(self.in_hand(seat, y))
         return element("g", {"class": "seat", "data-seat": seat}, parts)
 
-    def this_round(self, seat: int, y: int) -> list[ET.Element]:
-        """A bid or a pass (F4, F5), a played advisor (F9, F10), an offer (F14, F15)."""
+    def this_round(self, seat: int, y: int, left: int = 180) -> list[ET.Element]:
+        """A bid or a pass (F4, F5), a played advisor (F9, F10), an offer (F14, F15), from
+        ``left`` on."""
         view = self.view
+        small = 12 if self.narrow else 11
         parts: list[ET.Element] = []
         if view.phase is Phase.HIRING:
             bid = view.bids[seat]
@@ -297,20 +354,27 @@ class _Drawing:
                 if not view.active[seat]:
                     words = "passed" if bid is None else f"passed ({dollars(bid)})"
                 if bid is not None:
-                    parts.append(_coin(196, y + _ROW_H / 2, bid, seat_color=self.color(seat)))
-                parts.append(text(218, y + 34, words, font_size=12, fill=_INK))
+                    coin = _coin(
+                        left + 16,
+                        y + _ROW_H / 2,
+                        bid,
+                        seat_color=self.color(seat),
+                        narrow=self.narrow,
+                    )
+                    parts.append(coin)
+                parts.append(text(left + 38, y + 34, words, font_size=12, fill=_INK))
         elif view.phase is Phase.BUYING:
             played = view.played[seat]
             if played is not None:
-                parts.append(self.advisor(180, y + 9, played, small=True))
+                parts.append(self.advisor(left, y + 9, played, small=True))
                 words = _SHORT[kind_of(played)] if self.labels else ""
                 if view.boosted[seat]:
                     words += f" boosted to {boosted_value(played)}"
-                parts.append(text(216, y + 34, words.strip(), font_size=11, fill=_INK))
+                parts.append(text(left + 36, y + 34, words.strip(), font_size=small, fill=_INK))
         elif view.phase is Phase.SELLING:
             offer = view.offers[seat]
             lawyer = view.lawyers[seat]
-            x = 180
+            x = left
             if offer is not None:
                 for vehicle in offer:
                     parts.append(self.vehicle(x, y + 9, vehicle, small=True))
@@ -320,11 +384,11 @@ class _Drawing:
                     parts.append(_back(x, y + 9))
                     x += _SMALL_W + 4
             if lawyer is not None and self.labels:
-                parts.append(text(x + 2, y + 34, f"Lawyer {lawyer}", font_size=11))
+                parts.append(text(x + 2, y + 34, f"Lawyer {lawyer}", font_size=small))
         elif self.ended is not None:
             total = f"total {dollars(self.ended.totals[seat])}"
             bold = "bold" if seat in self.ended.winners else "normal"
-            parts.append(text(180, y + 34, total, font_size=13, font_weight=bold, fill=_INK))
+            parts.append(text(left, y + 34, total, font_size=13, font_weight=bold, fill=_INK))
         return parts
 
     def in_hand(self, seat: int, y: int) -> list[ET.Element]:
@@ -332,7 +396,7 @@ class _Drawing:
         viewing seat's own cash as a coin, nobody else's (F2)."""
         view = self.view
         parts: list[ET.Element] = []
-        x = 560
+        x = 200 if self.narrow else 560
         counts = (
             ("A", view.advisor_counts[seat]),
             ("V", view.vehicle_counts[seat]),
@@ -340,10 +404,12 @@ class _Drawing:
         )
         for letter, count in counts:
             shown = letter if self.labels else None
-            parts.append(_back(x, y + 9, letter=shown, count=count))
+            parts.append(_back(x, y + 9, letter=shown, count=count, narrow=self.narrow))
             x += 34
         if seat == self.own and view.cash is not None:
-            parts.append(_coin(x + 22, y + 26, view.cash, seat_color=self.color(seat)))
+            parts.append(
+                _coin(x + 22, y + 26, view.cash, seat_color=self.color(seat), narrow=self.narrow)
+            )
         return parts
 
     def hand(self, body: list[ET.Element], y: int) -> int:
@@ -357,14 +423,18 @@ class _Drawing:
             ("Vehicles", view.vehicles, self.vehicle, "data-vehicles"),
             ("Checks", view.checks, self.check, None),
         )
-        height = 34 + sum(_CARD_H + 10 if cards else 22 for _, cards, _, _ in rows)
+        if self.narrow:  # a caption over each row's lines of five cards, the cash on a line
+            lines = (-(-len(cards) // _NARROW_CARDS) for _, cards, _, _ in rows)
+            height = 52 + sum(22 + (_CARD_H + 10) * count for count in lines)
+        else:
+            height = 34 + sum(_CARD_H + 10 if cards else 22 for _, cards, _, _ in rows)
         body.append(
             element(
                 "rect",
                 {
                     "x": 12,
                     "y": y,
-                    "width": WIDTH - 24,
+                    "width": self.width - 24,
                     "height": height,
                     "rx": 6,
                     "fill": "#ffffff",
@@ -375,18 +445,23 @@ class _Drawing:
         )
         title = f"Your hand, {self.names[self.own]}" if self.labels else self.names[self.own]
         body.append(text(24, y + 22, title, font_size=13, font_weight="bold", fill=_INK))
+        cash_x, cash_y, anchor = (
+            (24, y + 40, "start") if self.narrow else (WIDTH - 24, y + 22, "end")
+        )
         body.append(
             text(
-                WIDTH - 24,
-                y + 22,
+                cash_x,
+                cash_y,
                 f"Your cash: {dollars(view.cash or 0)}",
                 font_size=13,
                 font_weight="bold",
                 fill=_INK,
-                text_anchor="end",
+                text_anchor=anchor,
             )
         )
         top = y + 34
+        if self.narrow:
+            return self.narrow_hand(body, y, top + 18, height, rows)
         for caption, cards, draw, hook in rows:
             if self.labels:
                 body.append(text(24, top + 16, caption, font_size=11, fill=_MUTED))
@@ -404,9 +479,35 @@ class _Drawing:
             top += _CARD_H + 10
         return y + height + 10
 
+    def narrow_hand(
+        self,
+        body: list[ET.Element],
+        y: int,
+        top: int,
+        height: int,
+        rows: tuple[tuple[str, tuple[int, ...], _Draw, str | None], ...],
+    ) -> int:
+        """The narrow picture's hand: each row's caption over its cards, five to a line."""
+        for caption, cards, draw, hook in rows:
+            words = caption if self.labels else ""
+            if not cards:
+                words = f"{words}: none" if words else "none"
+            body.append(text(24, top + 16, words, font_size=12, fill=_MUTED))
+            top += 22
+            for index, card in enumerate(cards):
+                row, column = divmod(index, _NARROW_CARDS)
+                drawn = draw(24 + column * (_CARD_W + 6), top + row * (_CARD_H + 10), card)
+                if hook is not None:
+                    drawn.set(hook, str(card))
+                body.append(drawn)
+            top += (_CARD_H + 10) * -(-len(cards) // _NARROW_CARDS)
+        return y + height + 10
+
     def last(self, body: list[ET.Element], y: int, events: tuple[Event, ...]) -> int:
         """The last command's events, in words (F1-F20)."""
         lines = [describe(event, _names_setup(self.names)) for event in events]
+        if self.narrow:
+            lines = [part for line in lines for part in _wrap(line, 46)]
         if self.labels:
             body.append(text(16, y + 14, "Last move", font_size=11, fill=_MUTED))
             y += 18
@@ -418,6 +519,7 @@ class _Drawing:
     def advisor(self, x: float, y: float, advisor: int, *, small: bool = False) -> ET.Element:
         """An advisor face up: its number and, with labels, its kind (F4-F19)."""
         caption = _SHORT[kind_of(advisor)] if self.labels and not small else None
+        caption = None if self.narrow else caption
         return _card(
             x,
             y,
@@ -430,14 +532,14 @@ class _Drawing:
 
     def vehicle(self, x: float, y: float, vehicle: int, *, small: bool = False) -> ET.Element:
         """A vehicle face up: its number (F9, F17)."""
-        caption = "vehicle" if self.labels and not small else None
+        caption = "vehicle" if self.labels and not small and not self.narrow else None
         return _card(
             x, y, str(vehicle), _VEHICLE, small=small, caption=caption, hint=f"vehicle {vehicle}"
         )
 
     def check(self, x: float, y: float, check: int) -> ET.Element:
         """A check face up: its value in dollars (F14, F17)."""
-        caption = "check" if self.labels else None
+        caption = "check" if self.labels and not self.narrow else None
         money = dollars(check)
         return _card(x, y, money, _CHECK, size=11, caption=caption, hint=f"check {money}")
 
@@ -488,7 +590,14 @@ def _card(
     return element("g", {}, parts)
 
 
-def _back(x: float, y: float, *, letter: str | None = None, count: int | None = None) -> ET.Element:
+def _back(
+    x: float,
+    y: float,
+    *,
+    letter: str | None = None,
+    count: int | None = None,
+    narrow: bool = False,
+) -> ET.Element:
     """A card face down: nothing of its face is in the picture (F8, F14). In a seat's row a
     back stands for a pile: ``letter`` names it (Advisors, Vehicles, Checks), ``count`` is how
     many cards it holds."""
@@ -514,7 +623,14 @@ def _back(x: float, y: float, *, letter: str | None = None, count: int | None = 
     ]
     if letter is not None:
         parts.append(
-            text(x + w / 2, y + 14, letter, font_size=9, text_anchor="middle", fill="#ffffff")
+            text(
+                x + w / 2,
+                y + 14,
+                letter,
+                font_size=11 if narrow else 9,
+                text_anchor="middle",
+                fill="#ffffff",
+            )
         )
     if count is not None:
         parts.append(
@@ -531,7 +647,9 @@ def _back(x: float, y: float, *, letter: str | None = None, count: int | None = 
     return element("g", {}, parts)
 
 
-def _coin(cx: float, cy: float, amount: int, *, seat_color: str) -> ET.Element:
+def _coin(
+    cx: float, cy: float, amount: int, *, seat_color: str, narrow: bool = False
+) -> ET.Element:
     """Money in front of a seat: a bid (public, F4) or the owner's own cash (F2)."""
     parts = [
         element(
@@ -549,13 +667,18 @@ def _coin(cx: float, cy: float, amount: int, *, seat_color: str) -> ET.Element:
             cx,
             cy + 4,
             f"${amount}k" if amount else "$0",
-            font_size=10,
+            font_size=11 if narrow else 10,
             font_weight="bold",
             text_anchor="middle",
             fill=_INK,
         ),
     ]
     return element("g", {}, parts)
+
+
+def _wrap(words: str, width: int) -> list[str]:
+    """``words`` in lines of at most ``width`` characters (none for no words)."""
+    return textwrap.wrap(words, width)
 
 
 def _short(name: str) -> str:

@@ -71,10 +71,19 @@ _CAR_W, _CAR_H, _CAR_STEP = 22.0, 12.0, 14.0
 _CELL_W, _CELL_H, _CELL_GAP, _ROW_GAP = 40.0, 48.0, 10.0, 18.0
 _ROW = 30.0
 """The height of a seat's row in the table under the board."""
+_NARROW_ROW = 66.0
+"""The height of a seat's row in the narrow picture."""
 _WIDTH = 760.0
 """The narrowest picture: room for the table of seats."""
 _LAST_LINES, _LAST_WIDTH = 9, 110
 """The last move is written in at most this many lines of this many characters."""
+_NARROW_WIDTH, _NARROW_SPACING, _NARROW_CAR_W, _NARROW_LAST = 360.0, 40.0, 13.0, 46
+"""The narrow picture (``layout="narrow"``): its width, the road per space, a car's width (cars
+pile sideways on the upright road), the characters of a line of the last move."""
+_NARROW_TEXT = 11
+"""The narrow picture's smallest text, in user units: 11 pixels on a 390-pixel phone."""
+_NARROW_HAND = 4
+"""Cards on one line of the hand in the narrow picture."""
 _INDENT = "\u00a0" * 4
 """Where a line of the last move goes on: no-break spaces, which SVG text keeps."""
 _INK, _MUTED, _PAPER, _GAIN = "#222", "#666", "#fff", "#1f7a1f"
@@ -114,6 +123,7 @@ def picture(
     labels: bool = True,
     last: Sequence[Event] = (),
     table: Setup | PublicSetup | None = None,
+    layout: str = "wide",
 ) -> Svg:
     """The table of Avanti as ``view``'s seat sees it (A30), as SVG text.
 
@@ -125,10 +135,18 @@ def picture(
         the view's seat again, so even events of the full log show it nothing hidden.
     :param table: the game's public setup (``game.public_setup``) for the board, the deck and the
         players' names; ``None`` draws the default board and deck and names seats by number.
-    :raises InvalidArgument: ``colors`` is empty, ``size`` is not a positive width, ``last``
+    :param layout: ``"wide"`` (760 units or more, the island inside the road) or ``"narrow"``,
+        for a phone: 360 units wide, the road an upright loop with the cars piled sideways, the
+        island path under it, each seat's row in three lines, the hand four cards to a line and
+        every line of words wrapped; no text under 11 units (so 11 pixels or more on a 390-pixel
+        screen). The same pieces, ``data-piece`` and ``data-path`` attributes and click hooks.
+    :raises InvalidArgument: ``layout`` is neither ``"wide"`` nor ``"narrow"``, ``colors`` is
+        empty, ``size`` is not a positive width, ``last``
         holds something other than an Avanti event of this table, or the view does not fit
         ``table`` (another number of players, a car or figure off the board, a card not in the
         deck)."""
+    if layout not in ("wide", "narrow"):
+        raise InvalidArgument(f'layout must be "wide" or "narrow", not {layout!r}')
     if not colors or not all(isinstance(color, str) for color in colors):
         raise InvalidArgument("colors must name at least one colour, each a string")
     if size is not None and not (isinstance(size, int | float) and 0 < size < math.inf):
@@ -142,8 +160,12 @@ def picture(
     for event in last:
         _check_event(event, players, len(board.island))
     seen = tuple(e for e in (redact(event, view.seat) for event in last) if e is not None)
-    drawing = _Drawing(view, board, deck, names, tuple(colors), labels, seen)
+    drawing = _Drawing(view, board, deck, names, tuple(colors), labels, seen, layout == "narrow")
     body = list(drawing.body())
+    if drawing.narrow:  # what the layout leaves small is written larger
+        for node in (node for part in body for node in part.iter("text")):
+            if float(node.get("font-size", _NARROW_TEXT)) < _NARROW_TEXT:
+                node.set("font-size", str(_NARROW_TEXT))
     return document(
         drawing.width,
         drawing.height,
@@ -279,8 +301,20 @@ class _Loop:
     """The road as a stadium: two straights and two half circles round the island path, driven
     clockwise from the left end of the top straight (A4)."""
 
-    def __init__(self, spaces: int, inner_w: float, inner_h: float) -> None:
+    def __init__(
+        self, spaces: int, inner_w: float, inner_h: float, upright: float | None = None
+    ) -> None:
         self.spaces = spaces
+        self.upright = upright is not None
+        """Whether the straights run down the picture (the narrow layout), driven clockwise
+        from the top of the right straight."""
+        if upright is not None:  # the given radius; the straights as long as the road needs
+            length = _NARROW_SPACING * spaces
+            self.radius = upright
+            self.straight = max(0.0, (length - 2 * math.pi * upright) / 2)
+            self.length = 2 * self.straight + 2 * math.pi * upright
+            self.cx = self.cy = 0.0
+            return
         inner = _SPACE_R + 18  # the space, its number and a little water
         length = _SPACING * spaces
         radius = max(90.0, length / (2 * _ASPECT + 2 * math.pi), inner_h / 2 + inner + 8)
@@ -293,6 +327,12 @@ class _Loop:
 
     def at(self, space: float) -> tuple[float, float, float, float]:
         """The centre of road ``space`` (a fraction lies between two) and the outward normal."""
+        x, y, nx, ny = self._at(space)
+        if not self.upright:
+            return x, y, nx, ny
+        return self.cx - (y - self.cy), self.cy + (x - self.cx), -ny, nx  # a quarter turn
+
+    def _at(self, space: float) -> tuple[float, float, float, float]:
         s = (space + 0.5) * self.length / self.spaces % self.length
         a, r, cx, cy = self.straight, self.radius, self.cx, self.cy
         if s < a:
@@ -323,7 +363,9 @@ class _Drawing:
         colors: tuple[str, ...],
         labels: bool,
         last: tuple[Event, ...],
+        narrow: bool = False,
     ) -> None:
+        self.narrow = narrow
         self.view, self.board, self.deck, self.names = view, board, deck, names
         self.players = len(names)
         self.colors = tuple(colors[seat % len(colors)] for seat in range(self.players))
@@ -335,13 +377,39 @@ class _Drawing:
         rows = math.ceil(cells / self.columns)
         self.island_w = self.columns * (_CELL_W + _CELL_GAP) - _CELL_GAP
         self.island_h = 16 + rows * (_CELL_H + _ROW_GAP) - _ROW_GAP + 44  # title, cells, legend
+        self.header_lines = self._header_lines()
+        if narrow:
+            self._narrow_layout(rows)
+            return
         self.loop = loop = _Loop(board.track_length, max(self.island_w, 340), self.island_h)
         outside = _SPACE_R + 8 + self.players * _CAR_STEP + 16  # the cars, piled at the start
         self.width = float(max(_WIDTH, math.ceil(loop.straight + 2 * (loop.radius + outside) + 20)))
         loop.cx, loop.cy = self.width / 2, 66 + outside + loop.radius
         self.table_top = loop.cy + loop.radius + outside + 8
+        self.island_left = loop.cx - self.island_w / 2
+        self.island_top = loop.cy - self.island_h / 2
         self.hand_top = self.table_top + 22 + self.players * _ROW + 10
         self.last_top = self.hand_top + (96 if view.hand is not None else 0)
+        bottom = self.last_top + (24 + 16 * len(self.last_lines) if self.last else 0) + 12
+        self.height = float(math.ceil(bottom))
+
+    def _narrow_layout(self, rows: int) -> None:
+        """The narrow picture's places: the header's lines, the upright road with the cars piled
+        sideways, the island path, the seats' rows, the hand's lines of cards, the last move."""
+        outside = _SPACE_R + 12 + self.players * _CAR_STEP + 8
+        radius = max(40.0, (_NARROW_WIDTH - 20) / 2 - outside)
+        self.loop = loop = _Loop(self.board.track_length, 0.0, 0.0, radius)
+        self.width = _NARROW_WIDTH
+        top = 18 + 18 * len(self.header_lines)
+        loop.cx, loop.cy = self.width / 2, top + outside + loop.straight / 2 + loop.radius
+        self.island_left = (self.width - self.island_w) / 2
+        self.island_top = loop.cy + loop.straight / 2 + loop.radius + outside + 4
+        self.island_h += 40  # the legend on three lines
+        self.table_top = self.island_top + self.island_h + 8
+        self.hand_top = self.table_top + self.players * _NARROW_ROW + 10
+        hand, laid = self.view.hand, self.view.laid is not None
+        lines = 0 if hand is None else max(1, -(-len(hand) // _NARROW_HAND) + laid)
+        self.last_top = self.hand_top + 12 + 96 * lines
         bottom = self.last_top + (24 + 16 * len(self.last_lines) if self.last else 0) + 12
         self.height = float(math.ceil(bottom))
 
@@ -418,7 +486,9 @@ class _Drawing:
         lines = [
             line
             for words in self._last_words()
-            for line in textwrap.wrap(words, _LAST_WIDTH, subsequent_indent=_INDENT)
+            for line in textwrap.wrap(
+                words, _NARROW_LAST if self.narrow else _LAST_WIDTH, subsequent_indent=_INDENT
+            )
         ]
         if len(lines) > _LAST_LINES:
             keep = (_LAST_LINES - 1) // 2
@@ -461,9 +531,34 @@ class _Drawing:
         yield from self.hand()
         yield from self.last_words()
 
+    def _header_lines(self) -> list[tuple[str, int]]:
+        """The narrow header's lines and their sizes: where the game is, who looks, whom it
+        waits for, the marker and the piles, wrapped (none for the wide picture, whose
+        :meth:`header` writes three lines)."""
+        if not self.narrow:
+            return []
+        view = self.view
+        when = f"run {view.run}, round {view.round} \u00b7 {view.phase.value}"
+        if view.winner is not None:
+            when = f"run {view.run} \u00b7 game over \u00b7 {self.names[view.winner]} wins"
+        who = f"As {self.who()} sees it"
+        if view.waiting:
+            who += " \u00b7 waiting for " + ", ".join(self.names[seat] for seat in view.waiting)
+        marker = "not placed yet" if view.marker is None else f"on road space {view.marker}"
+        facts = f"Event marker {marker} \u00b7 draw pile {view.draw_size}"
+        top = f" (top: {self.card_words(view.discard[-1])})" if view.discard else ""
+        facts += f" \u00b7 discard pile {len(view.discard)}{top}"
+        lines = [(line, 16) for line in textwrap.wrap(f"Avanti \u00b7 {when}", 34)]
+        return lines + [(line, 12) for words in (who, facts) for line in textwrap.wrap(words, 48)]
+
     def header(self) -> Iterator[ET.Element]:
         """Where the game is, who looks, whom it waits for, the marker and the piles."""
         view = self.view
+        if self.narrow:
+            for index, (line, size) in enumerate(self.header_lines):
+                bold, fill = ("bold", _INK) if size > 12 else (None, _MUTED)
+                yield _label(12, 22 + 18 * index, line, size, font_weight=bold, fill=fill)
+            return
         when = f"run {view.run}, round {view.round} \u00b7 {view.phase.value}"
         if view.winner is not None:
             when = f"run {view.run} \u00b7 game over \u00b7 {self.names[view.winner]} wins"
@@ -489,12 +584,20 @@ class _Drawing:
             f"M{_r(cx - a / 2)},{_r(cy - r)} h{_r(a)} a{_r(r)},{_r(r)} 0 0 1 0,{_r(2 * r)} "
             f"h{_r(-a)} a{_r(r)},{_r(r)} 0 0 1 0,{_r(-2 * r)} z"
         )
+        if loop.upright:
+            outline = (
+                f"M{_r(cx + r)},{_r(cy - a / 2)} v{_r(a)} a{_r(r)},{_r(r)} 0 0 1 {_r(-2 * r)},0 "
+                f"v{_r(-a)} a{_r(r)},{_r(r)} 0 0 1 {_r(2 * r)},0 z"
+            )
         yield _shape(
             "path", d=outline, fill=_WATER, stroke="#9a9a9a", stroke_width=_SPACE_R * 2 + 8
         )
         x, y, nx, ny = loop.at(0)
         away = _SPACE_R + 22
-        yield _label(x - nx * away - 4, y - ny * away + 3, "drive \u2192", 10, fill=_MUTED)
+        if loop.upright:  # beside the numbers, on the water
+            yield _label(x - 70, y + 4, "drive \u2193", 11, fill=_MUTED)
+        else:
+            yield _label(x - nx * away - 4, y - ny * away + 3, "drive \u2192", 10, fill=_MUTED)
         for space, kind in enumerate(self.board.track):
             yield self.space(space, kind)
         if self.view.marker is not None:
@@ -564,16 +667,21 @@ class _Drawing:
         out = _SPACE_R + 6 + _CAR_H / 2 + pile * _CAR_STEP
         return x + nx * out, y + ny * out, nx, ny
 
+    @property
+    def car_w(self) -> float:
+        """A car's width: narrower in the narrow picture, whose cars pile sideways."""
+        return _NARROW_CAR_W if self.narrow else _CAR_W
+
     def car(self, x: float, y: float, seat: int, title: str | None = None) -> list[ET.Element]:
         color = self.colors[seat]
-        left, top = x - _CAR_W / 2, y - _CAR_H / 2
+        left, top = x - self.car_w / 2, y - _CAR_H / 2
         return [
             _shape(
                 "rect",
                 title,
                 x=left,
                 y=top,
-                width=_CAR_W,
+                width=self.car_w,
                 height=_CAR_H,
                 rx=4.0,
                 fill=color,
@@ -620,6 +728,8 @@ class _Drawing:
                 x, y, nx, ny = self.car_at(seat, len(seats) - 1)
                 delta = self.deltas[seat]
                 color = _GAIN if delta > 0 else _RED
+                if self.narrow:  # over the car, never past the picture's edge
+                    x, y, nx, ny = min(max(x, 26.0), self.width - 26), y - 24, 0.0, 1.0
                 yield _label(
                     x + nx * (12 + 20 * abs(nx)),
                     y + ny * 14 + 4,
@@ -697,8 +807,8 @@ class _Drawing:
         row, column = divmod(spot, self.columns)
         if row % 2:
             column = self.columns - 1 - column
-        left = self.loop.cx - self.island_w / 2
-        top = self.loop.cy - self.island_h / 2 + 16
+        left = self.island_left
+        top = self.island_top + 16
         return left + column * (_CELL_W + _CELL_GAP), top + row * (_CELL_H + _ROW_GAP)
 
     def island(self) -> Iterator[ET.Element]:
@@ -706,7 +816,7 @@ class _Drawing:
         island in gold, the figures, and how the figures moved in the last move (A5, A17, A19,
         A22)."""
         board, view = self.board, self.view
-        left, top = self.loop.cx - self.island_w / 2, self.loop.cy - self.island_h / 2
+        left, top = self.island_left, self.island_top
         yield _label(left, top + 10, "Island path", 11, font_weight="bold")
         corners = [self.cell(spot) for spot in range(len(board.island))]
         path = " L".join(f"{_r(x + _CELL_W / 2)},{_r(y + _CELL_H / 2)}" for x, y in corners)
@@ -765,7 +875,10 @@ class _Drawing:
             text_anchor="middle",
             fill=_DREAM_INK,
         )
-        yield from self.legend(min(left, self.loop.cx - 170), top + self.island_h - 4)
+        if self.narrow:
+            yield from self.narrow_legend(left, top + self.island_h - 40)
+        else:
+            yield from self.legend(min(left, self.loop.cx - 170), top + self.island_h - 4)
         for event in self.last:
             if not isinstance(event, FigureAdvanced | FigureRetreated | Invested):
                 continue
@@ -803,6 +916,33 @@ class _Drawing:
         )
         yield _label(x + 286, y, "event marker", 10, fill=_MUTED)
 
+    def narrow_legend(self, x: float, y: float) -> Iterator[ET.Element]:
+        """What the road's marks mean, a line each (the narrow picture)."""
+        yield _shape("circle", cx=x + 6, cy=y - 4, r=6.0, fill=_TOLL_FILL[1], stroke="#555")
+        yield _label(x + 18, y, "toll", 11, fill=_MUTED)
+        yield _shape(
+            "rect",
+            x=x,
+            y=y + 8,
+            width=12,
+            height=12,
+            rx=2,
+            fill=_PARKING_FILL,
+            stroke=_PARKING_INK,
+        )
+        yield _label(x + 18, y + 18, "parking lot: ATM pays between runs", 11, fill=_MUTED)
+        yield _shape(
+            "circle",
+            cx=x + 6,
+            cy=y + 32,
+            r=6.0,
+            fill="none",
+            stroke=_INK,
+            stroke_width=2,
+            stroke_dasharray="3 2",
+        )
+        yield _label(x + 18, y + 36, "event marker", 11, fill=_MUTED)
+
     # -- the seats, the hand, the last move ----------------------------------------------------
 
     def seats(self) -> Iterator[ET.Element]:
@@ -810,6 +950,9 @@ class _Drawing:
         distance driven, hand size, laid card (face down, or face up to its owner), and what it
         is doing (A30: cash, positions and counts are public)."""
         view = self.view
+        if self.narrow:
+            yield from self.narrow_seats()
+            return
         for x, word, anchor in _HEADS:
             yield _label(x, self.table_top + 12, word, 10, fill=_MUTED, text_anchor=anchor)
         for seat, name in enumerate(self.names):
@@ -866,6 +1009,67 @@ class _Drawing:
                 parts.append(_label(_LAID + 22, mid + 4, f"card {card}", 10))
             elif view.has_laid[seat]:
                 parts.append(self.back(_LAID, mid - 9, "a card laid face down"))
+            yield element("g", {}, parts)
+
+    def narrow_seats(self) -> Iterator[ET.Element]:
+        """The narrow picture's row per seat, in three lines: car, name, cash and the last
+        move's change; island space, distance, hand and laid card; what it is doing."""
+        view = self.view
+        for seat, name in enumerate(self.names):
+            row = self.table_top + seat * _NARROW_ROW
+            you = seat == view.seat
+            shown = name + " (you)" if you else name
+            if len(shown) > 22:
+                shown = name[: 22 - (7 if you else 1)] + "\u2026" + shown[len(name) :]
+            first, second = row + 20, row + 40
+            parts = [
+                _shape(
+                    "rect",
+                    x=8,
+                    y=row + 2,
+                    width=self.width - 16,
+                    height=_NARROW_ROW - 4,
+                    rx=5,
+                    fill="#f2f2f2" if seat in view.waiting else _PAPER,
+                    stroke=_INK if you else "#ddd",
+                    stroke_width=1.5 if you else 1,
+                ),
+                *self.car(22, first - 4, seat),
+                _label(36, first, shown, 13, font_weight="bold" if you else None),
+                _label(
+                    286,
+                    first,
+                    _money(view.cash[seat]),
+                    13,
+                    text_anchor="end",
+                    data_piece=f"cash-{seat}",
+                ),
+                _label(36, second, f"island {view.island[seat]}", 12),
+                _label(104, second, f"driven {view.distances[seat]}", 12),
+                _label(36, row + 58, self.status(seat), 12, fill=_MUTED),
+            ]
+            delta = self.deltas[seat]
+            if delta:
+                parts.append(
+                    _label(
+                        290,
+                        first,
+                        _signed(delta),
+                        11,
+                        font_weight="bold",
+                        fill=_GAIN if delta > 0 else _RED,
+                    )
+                )
+            count = view.hand_sizes[seat]
+            shown_cards = min(count, 5)
+            parts += [self.back(188 + index * 9, second - 13) for index in range(shown_cards)]
+            parts.append(_label(188 + shown_cards * 9 + 6, second, str(count), 12, fill=_MUTED))
+            if you and view.laid is not None:
+                card, number = view.laid
+                parts.append(self.badge(270, second - 4, number))
+                parts.append(_label(282, second, f"card {card}", 11))
+            elif view.has_laid[seat]:
+                parts.append(self.back(270, second - 13, "a card laid face down"))
             yield element("g", {}, parts)
 
     def back(self, x: float, y: float, title: str | None = None) -> ET.Element:
@@ -930,6 +1134,14 @@ class _Drawing:
             yield _label(16, y + 34, "no cards", 11, fill=_MUTED)
         for index, (card, chosen) in enumerate(cards):
             x = 16 + index * 92 + (14 if chosen is not None else 0)
+            if self.narrow:  # four to a line, the laid card on a line of its own
+                line, column = divmod(index, _NARROW_HAND)
+                if chosen is not None:
+                    line, column = -(-len(view.hand) // _NARROW_HAND), 0
+                x, y = (
+                    16 + column * 84 + (14 if chosen is not None else 0),
+                    self.hand_top + 96 * line,
+                )
             parts = [
                 _shape(
                     "rect",

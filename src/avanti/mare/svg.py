@@ -22,6 +22,7 @@ The picture is a :class:`~avanti.core.svg.Svg` (a ``str`` that a notebook draws)
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -83,6 +84,7 @@ def picture(
     colors: Sequence[str] = SEAT_COLORS,
     labels: bool = True,
     last: Sequence[Event] = (),
+    layout: str = "wide",
 ) -> Svg:
     """The table of ``view`` as an SVG picture (M1-M8).
 
@@ -95,18 +97,28 @@ def picture(
     events of the last command as the view's seat saw them
     (:meth:`~avanti.core.game.Game.last_events`): its die face is shown, each fish's swim drawn
     as an arrow, each piece taken away crossed out, and the command written in words.
+    ``layout="narrow"`` draws the same table for a phone's width (360 units wide, no text under
+    12 units, so at 364 pixels every letter is at least 11 pixels high): the river runs down the
+    picture, the taken pieces and the boat on top and the sea at the bottom, the fish of a piece
+    side by side, the last command wrapped over lines and the players one under another. Its
+    pieces carry the same ``data-piece`` and ``data-seat`` attributes as the wide picture's.
 
-    :raises InvalidArgument: ``colors`` is empty, or ``table`` is not the table of ``view``
-        (another count of players, or other sides).
+    :raises InvalidArgument: ``colors`` is empty, ``layout`` is neither ``"wide"`` nor
+        ``"narrow"``, or ``table`` is not the table of ``view`` (another count of players, or
+        other sides).
     """
     if not colors:
         raise core.InvalidArgument("colors must name at least one colour")
+    if layout not in ("wide", "narrow"):
+        raise core.InvalidArgument(f'layout must be "wide" or "narrow", not {layout!r}')
     if table is not None and tuple(table.sides) != view.sides:
         raise core.InvalidArgument(
             f"the table has {len(table.players)} players with other sides than the view's "
             f"{len(view.sides)} seats"
         )
     names = _names(view, table)
+    if layout == "narrow":
+        return _narrow(view, names, colors, labels, last, size, named=table is not None)
     rows = (len(view.sides) + 2) // 3
     height = _TOP + _BAND + 48 + rows * _ROW
     body = [
@@ -597,6 +609,302 @@ def _seats(view: View, names: tuple[str, ...], colors: Sequence[str]) -> list[ET
             ),
             text(x + 32, y + 17, shown, font_size=14, font_weight="bold", fill=_INK),
             text(x + 32, y + 34, ", ".join(notes), font_size=12, fill=_INK),
+        ]
+        nodes.append(element("g", {"data-seat": seat}, children))
+    return nodes
+
+
+# -- the narrow layout: the river runs down a phone's screen -----------------------------------
+
+_N_WIDTH = 360.0
+_N_LEFT = 12.0
+_N_BAND = _N_WIDTH - 2 * _N_LEFT - 36  # the river's width; its right margin holds the arrows
+_N_BOAT = 84.0
+_N_PIECE = 40.0
+_N_SEA = 76.0
+_N_FISH = 48.0
+_N_SCALE = 1.15
+"""The fish are drawn larger, so the letter on each is 12.65 units high."""
+_N_ROW = 50.0
+_N_LINE = 18.0
+_N_TEXT = 12
+"""The smallest text of the narrow picture, in user units."""
+
+
+def _narrow(
+    view: View,
+    names: tuple[str, ...],
+    colors: Sequence[str],
+    labels: bool,
+    last: Sequence[Event],
+    size: float | None,
+    *,
+    named: bool,
+) -> Svg:
+    """The narrow picture (see :func:`picture`): header, river downwards, words, players."""
+    status = _status(view, names)
+    if view.result is not None:
+        status = "Game over: " + status
+    status_lines = textwrap.wrap(status, 34) or [""]
+    nodes: list[ET.Element] = [
+        _defs(),
+        text(_N_LEFT, 26, "Avanti mare!", font_size=20, font_weight="bold", fill=_INK),
+    ]
+    y = 50.0
+    for line in status_lines:
+        nodes.append(text(_N_LEFT, y, line, font_size=16, font_weight="bold", fill=_INK))
+        y += 20
+    rolled = [event for event in last if isinstance(event, DieRolled)]
+    if rolled:
+        face = rolled[-1].face
+        nodes.append(
+            element(
+                "rect",
+                {
+                    "x": _N_WIDTH - _N_LEFT - 40,
+                    "y": 8,
+                    "width": 40,
+                    "height": 40,
+                    "rx": 8,
+                    "fill": FACE_COLORS[face],
+                    "stroke": _INK,
+                    "stroke-width": 2,
+                },
+                [element("title", content=f"the die shows {face}")],
+            )
+        )
+        nodes.append(
+            text(_N_LEFT, y, f"{names[rolled[-1].seat]} rolled {face}", font_size=14, fill=_INK)
+        )
+        y += 20
+    top = y + 8
+    nodes += _narrow_river(view, labels, top)
+    nodes += _narrow_last(last, view.boat, top)
+    y = top + view.boat * _N_PIECE + _N_BOAT + (PIECES - view.boat) * _N_PIECE + _N_SEA + 28
+    for line in textwrap.wrap(_words_of_last(last, names, view.options), 40):
+        nodes.append(text(_N_LEFT, y, line, font_size=14, fill=_INK))
+        y += _N_LINE
+    nodes += _narrow_seats(view, names, colors, y)
+    y += len(view.sides) * _N_ROW + 6
+    for line in textwrap.wrap(_options_line(view.options), 46):
+        nodes.append(text(_N_LEFT, y + 6, line, font_size=_N_TEXT, fill=_FAINT))
+        y += 16
+    height = y + 4
+    body = [element("rect", {"width": _N_WIDTH, "height": _num(height), "fill": "#f7fbfc"}), *nodes]
+    return document(
+        _N_WIDTH,
+        height,
+        body,
+        title=f"Avanti mare!: {_status(view, names)}",
+        description=_description(view, names, last, named=named),
+        size=size,
+    )
+
+
+def _narrow_top(place: int, boat: int, top: float) -> float:
+    """The top of river piece ``place`` (1-11), of the boat (0) or of the sea (12)."""
+    if place == 0:
+        return top + boat * _N_PIECE
+    if place == SEA:
+        return top + _N_BOAT + PIECES * _N_PIECE
+    if place <= boat:
+        return top + (place - 1) * _N_PIECE
+    return top + _N_BOAT + (place - 1) * _N_PIECE
+
+
+def _narrow_river(view: View, labels: bool, top: float) -> list[ET.Element]:
+    """The taken pieces (dashed), the boat with its catch, the river pieces with their fish and
+    the sea, from the top down (M1, M4, M5, M7)."""
+    nodes: list[ET.Element] = []
+    left, middle = _N_LEFT, _N_LEFT + 40
+    for piece in range(1, PIECES + 1):
+        y = _narrow_top(piece, view.boat, top)
+        taken = piece <= view.boat
+        nodes.append(
+            element(
+                "rect",
+                {
+                    "x": left,
+                    "y": _num(y + 2),
+                    "width": _N_BAND,
+                    "height": _N_PIECE - 4,
+                    "rx": 6,
+                    "fill": "none" if taken else "#bfe3ef",
+                    "stroke": _FAINT if taken else "#5f9fb5",
+                    **({"stroke-dasharray": "4 4"} if taken else {}),
+                },
+            )
+        )
+        if labels:
+            words = f"{piece} taken" if taken else str(piece)
+            nodes.append(
+                text(left + 8, y + 25, words, font_size=13, fill=_FAINT if taken else _INK)
+            )
+        here = [fish for fish in FISH if view.fish[fish.slot] == piece]
+        for index, fish in enumerate(here):
+            nodes.append(
+                _fish(fish, middle + 40 + index * _N_FISH, y + _N_PIECE / 2, labels, _N_SCALE)
+            )
+    sea = _narrow_top(SEA, view.boat, top)
+    nodes.append(
+        element(
+            "rect",
+            {
+                "x": left,
+                "y": _num(sea),
+                "width": _N_BAND,
+                "height": _N_SEA,
+                "rx": 14,
+                "fill": "#2b7bb9",
+            },
+        )
+    )
+    if labels:
+        nodes.append(text(left + 8, sea + _N_SEA - 10, "sea", font_size=13, fill="#ffffff"))
+    free = [fish for fish in FISH if view.fish[fish.slot] == SEA]
+    for index, fish in enumerate(free):
+        nodes.append(_fish(fish, middle + 40 + index * _N_FISH, sea + 28, labels, _N_SCALE))
+    y = _narrow_top(0, view.boat, top)
+    hull = [
+        element(
+            "rect",
+            {
+                "x": left,
+                "y": _num(y + 2),
+                "width": _N_BAND,
+                "height": _N_BOAT - 4,
+                "rx": 8,
+                "fill": "#e8d9c0",
+                "stroke": "#8d6e4a",
+            },
+        ),
+        element(
+            "path",
+            {
+                "d": f"M{_num(left + 8)} {_num(y + 40)}H{_num(left + 96)}"
+                f"L{_num(left + 84)} {_num(y + 62)}H{_num(left + 20)}z",
+                "fill": "#8d5a3b",
+                "stroke": _INK,
+            },
+            [element("title", content="the fishers' boat")],
+        ),
+        *(
+            element(
+                "circle",
+                {
+                    "cx": _num(left + offset),
+                    "cy": _num(y + 34),
+                    "r": 6,
+                    "fill": "#34495e",
+                    "stroke": _INK,
+                },
+            )
+            for offset in (34, 70)
+        ),
+    ]
+    nodes.append(element("g", {"data-piece": "boat"}, hull))
+    if labels:
+        nodes.append(text(left + 8, y + _N_BOAT - 8, "boat", font_size=13, fill=_INK))
+    caught = [fish for fish in FISH if view.fish[fish.slot] == CAUGHT]
+    for index, fish in enumerate(caught):
+        column, row = index % 3, index // 3
+        nodes.append(
+            _fish(fish, left + 140 + column * _N_FISH, y + 24 + row * 30, labels, _N_SCALE)
+        )
+    return nodes
+
+
+def _narrow_last(last: Sequence[Event], boat: int, top: float) -> list[ET.Element]:
+    """Arrows down the river's right margin for each swim of the last command (M4, M6), a cross
+    on each piece taken (M5), where the pieces lie now (``boat`` pieces taken)."""
+    nodes: list[ET.Element] = []
+    x = _N_LEFT + _N_BAND + 18
+    for event in last:
+        if isinstance(event, FishSwam | FishFreed):
+            to = event.piece if isinstance(event, FishSwam) else SEA
+            start = _narrow_top(to - 1, boat, top) + _N_PIECE / 2
+            end = _narrow_top(to, boat, top) + _N_PIECE / 2 - 6
+            nodes.append(
+                element(
+                    "path",
+                    {
+                        "d": f"M{_num(x)} {_num(start)}Q{_num(x + 14)} {_num((start + end) / 2)} "
+                        f"{_num(x)} {_num(end)}",
+                        "fill": "none",
+                        "stroke": _FISH_COLORS[event.fish],
+                        "stroke-width": 3,
+                        "marker-end": "url(#mare-arrow)",
+                    },
+                    [element("title", content=f"the {event.fish} fish swam")],
+                )
+            )
+        elif isinstance(event, PieceRemoved):
+            y = top + (event.piece - 1) * _N_PIECE
+            left, right = _N_LEFT + _N_BAND - 60, _N_LEFT + _N_BAND - 20
+            cross = (
+                f"M{_num(left)} {_num(y + 8)}L{_num(right)} {_num(y + _N_PIECE - 8)}"
+                f"M{_num(right)} {_num(y + 8)}L{_num(left)} {_num(y + _N_PIECE - 8)}"
+            )
+            nodes.append(
+                element(
+                    "path",
+                    {
+                        "d": cross,
+                        "stroke": "#d62828",
+                        "stroke-width": 3,
+                        "fill": "none",
+                        "stroke-linecap": "round",
+                    },
+                    [element("title", content=f"piece {event.piece} was taken away")],
+                )
+            )
+    return nodes
+
+
+def _narrow_seats(
+    view: View, names: tuple[str, ...], colors: Sequence[str], top: float
+) -> list[ET.Element]:
+    """Each player's colour, name and side, one under another (M2, M8)."""
+    nodes: list[ET.Element] = []
+    winner = view.result.winner if view.result is not None else None
+    for seat, (name, side) in enumerate(zip(names, view.sides, strict=True)):
+        y = top + seat * _N_ROW
+        color = colors[seat % len(colors)]
+        shown = name if len(name) <= 28 else name[:27] + "\u2026"
+        notes = [_SIDES[side]]
+        if seat == view.seat:
+            notes.insert(0, "you")
+        turn = view.result is None and seat == view.turn
+        if turn:
+            notes.append("to move" if view.move_due else "to roll")
+        if winner is not None and side is winner:
+            notes.append("wins")
+        children = [
+            element(
+                "rect",
+                {
+                    "x": _N_LEFT,
+                    "y": _num(y),
+                    "width": _N_WIDTH - 2 * _N_LEFT,
+                    "height": _N_ROW - 6,
+                    "rx": 6,
+                    "fill": "#ffffff",
+                    "stroke": color if turn else "#d5dde3",
+                    "stroke-width": 3 if turn else 1,
+                },
+            ),
+            element(
+                "circle",
+                {
+                    "cx": _N_LEFT + 16,
+                    "cy": _num(y + _N_ROW / 2 - 3),
+                    "r": 8,
+                    "fill": color,
+                    "stroke": _INK,
+                },
+            ),
+            text(_N_LEFT + 32, y + 19, shown, font_size=15, font_weight="bold", fill=_INK),
+            text(_N_LEFT + 32, y + 37, ", ".join(notes), font_size=13, fill=_INK),
         ]
         nodes.append(element("g", {"data-seat": seat}, children))
     return nodes

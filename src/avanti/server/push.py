@@ -48,15 +48,22 @@ PAYLOADS = 4_096
 """How many built ``update`` messages a hub keeps, so that the seats of a change (and every
 connection of one seat, and every spectator) share one payload: built once, sent to each."""
 
-Build = Callable[[str, AnyGame, "int | None", int, "catalog.GameInfo | None"], str]
-"""Builds the text of an ``update``: game id, game, seat, the version sent before, table."""
+Build = Callable[[str, AnyGame, "int | None", int, "catalog.GameInfo | None", str], str]
+"""Builds the text of an ``update``: game id, game, seat, the version sent before, table, and
+the picture's layout."""
 
 
 def build_update(
-    game_id: str, game: AnyGame, seat: int | None, after: int, table: catalog.GameInfo | None
+    game_id: str,
+    game: AnyGame,
+    seat: int | None,
+    after: int,
+    table: catalog.GameInfo | None,
+    layout: str = "wide",
 ) -> str:
-    """The text of ``seat``'s ``update`` (see :func:`avanti.server.wire.update`)."""
-    return dumps(update(game, seat, after, table))
+    """The text of ``seat``'s ``update`` (see :func:`avanti.server.wire.update`), its picture
+    drawn in ``layout``."""
+    return dumps(update(game, seat, after, table, layout=layout))
 
 
 class Listener:
@@ -74,6 +81,7 @@ class Listener:
         after: int,
         send: Callable[[str], Awaitable[None]],
         table: catalog.GameInfo | None = None,
+        layout: str = "wide",
     ) -> None:
         self.game_id = game_id
         """The game listened to."""
@@ -85,6 +93,8 @@ class Listener:
         """Held while a message is sent on the connection."""
         self.table = table
         """The game's catalog entry when each update carries the seat's table, else ``None``."""
+        self.layout = layout
+        """The layout of the table's picture: ``"wide"`` or ``"narrow"`` (a phone's)."""
         self.build: Build = build_update
         """How the listener's updates are built (a hub shares one payload among its seats)."""
         self.clock: Callable[[str, AnyGame], object] | None = None
@@ -111,7 +121,9 @@ class Listener:
             if game.version <= self.last and not always:
                 return
             after = min(self.last, game.version)
-            build = functools.partial(self.build, self.game_id, game, self.seat, after, self.table)
+            build = functools.partial(
+                self.build, self.game_id, game, self.seat, after, self.table, self.layout
+            )
             # a table (a picture drawn, the history in words) is built off the event loop
             message = build() if self.table is None else await to_thread.run_sync(build)
             clock = ... if self.clock is None else self.clock(self.game_id, game)
@@ -179,13 +191,14 @@ class Hub:
         seat: int | None,
         after: int,
         table: catalog.GameInfo | None,
+        layout: str = "wide",
     ) -> str:
         """The text of an ``update``, built once for every listener that needs the same one."""
-        key = (game_id, game.version, seat, after, table is not None)
+        key = (game_id, game.version, seat, after, table is not None, layout)
         with self._payloads_lock:
             text = self._payloads.get(key)
         if text is None:
-            text = build_update(game_id, game, seat, after, table)
+            text = build_update(game_id, game, seat, after, table, layout)
             with self._payloads_lock:
                 self._payloads[key] = text
                 if len(self._payloads) > PAYLOADS:

@@ -29,6 +29,8 @@ _GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides", "seconds_
 MAX_SECONDS_PER_MOVE = 86_400.0
 """The longest time per move a table may be given (a day)."""
 _HELLO_KEYS = frozenset({"token", "after", "table"})
+_LAYOUTS = ("wide", "narrow")
+"""The layouts a picture is drawn in: the page's own (``"wide"``) and a phone's (``"narrow"``)."""
 
 
 def version_of(value: object) -> int | None:
@@ -233,6 +235,9 @@ class Hello:
     """The version the client has already seen."""
     table: bool = False
     """Whether every ``update`` holds the seat's picture and history."""
+    layout: str = "wide"
+    """The picture's layout when ``table`` is asked for: ``"wide"``, or ``"narrow"`` for a
+    phone-sized screen (``"table": {"layout": "narrow"}`` in the message)."""
 
     @classmethod
     def read(cls, message: JSONValue) -> Hello:
@@ -246,17 +251,22 @@ class Hello:
         token = message.get("token")
         after = version_of(message.get("after", 0))
         table = message.get("table", False)
+        layout = "wide"
+        if isinstance(table, dict) and set(table) <= {"layout"}:
+            layout, table = table.get("layout", "wide"), True
         if (
             (token is not None and not isinstance(token, str))
             or after is None
             or not isinstance(table, bool)
+            or layout not in _LAYOUTS
         ):
             raise ApiError(
                 400,
                 "bad-request",
-                "'token' must be a string or null, 'after' a version (int >= 0), 'table' a boolean",
+                "'token' must be a string or null, 'after' a version (int >= 0), 'table' a boolean"
+                ' or {"layout": "wide"|"narrow"}',
             )
-        return cls(token=token, after=after, table=table)
+        return cls(token=token, after=after, table=table, layout=str(layout))
 
 
 def illegal(error: IllegalCommand) -> ApiError:

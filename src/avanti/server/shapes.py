@@ -327,12 +327,21 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             "legal commands in words (what it does and costs), in the order of `legal`.",
         ),
         "StreamHello": _obj(
-            {"token": _nullable(_STRING), "after": _VERSION, "table": {"type": "boolean"}},
+            {
+                "token": _nullable(_STRING),
+                "after": _VERSION,
+                "table": {
+                    "oneOf": [
+                        {"type": "boolean"},
+                        _obj({"layout": {"enum": ["wide", "narrow"]}}, ()),
+                    ]
+                },
+            },
             (),
             description="The client's first message on the WebSocket: a seat's token (`null` "
             "or left out: the spectator), the version it has seen (default 0), and whether "
             "each update should carry the seat's table (its picture and history; default "
-            "false).",
+            'false); `{"layout": "narrow"}` asks for it with the picture drawn for a phone.',
         ),
         "StreamCommand": _any_game("StreamCommand", names, "A command sent on the WebSocket."),
         "StreamPing": _obj(

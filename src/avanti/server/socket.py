@@ -175,7 +175,7 @@ async def stream(websocket: WebSocket) -> None:
             )
         table = seated.info if hello.table else None
         recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
-        listener = Listener(game, seat, hello.after, socket.send, table)
+        listener = Listener(game, seat, hello.after, socket.send, table, hello.layout)
         listener.clock = server.clock.of
         try:
             server.hub.join(listener)

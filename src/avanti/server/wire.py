@@ -152,18 +152,20 @@ def public_setup_data(game: AnyGame) -> JSONValue:
     return _plain(type(game).rules.codec.unstructure(game.public_setup))
 
 
-def table_data(game: AnyGame, info: catalog.GameInfo, seat: int | None, after: int) -> JSONValue:
+def table_data(
+    game: AnyGame, info: catalog.GameInfo, seat: int | None, after: int, layout: str = "wide"
+) -> JSONValue:
     """A seat's table: its picture of the game, the events it may see from position ``after``
     on in words (the game's ``narrate``, which names Avanti's road spaces and speaks to the seat
     of its own deeds), and each of its legal commands in words (the game's ``explain``: what it
     does and what it costs). Built only from :meth:`~avanti.core.game.Game.view`,
     :meth:`~avanti.core.game.Game.last_events`, :meth:`~avanti.core.game.Game.events_for`, the
     seat's legal commands and the public setup, so it holds nothing hidden from ``seat``
-    (A30)."""
+    (A30). ``layout`` is the picture's (``"narrow"``: drawn for a phone's width)."""
     module: Any = info.load()
     public = game.public_setup
     view = game.view(seat)
-    svg: str = module.picture(view, table=public, last=game.last_events(seat))
+    svg: str = module.picture(view, table=public, last=game.last_events(seat), layout=layout)
     seen = game.events_for(seat, after=0)
     told = sum(1 for position, _ in seen if position < after)
     texts = module.narrate([event for _, event in seen], public, seat=seat, after=told)
@@ -186,10 +188,16 @@ def table_data(game: AnyGame, info: catalog.GameInfo, seat: int | None, after: i
 
 
 def update(
-    game: AnyGame, seat: int | None, after: int, table: catalog.GameInfo | None = None
+    game: AnyGame,
+    seat: int | None,
+    after: int,
+    table: catalog.GameInfo | None = None,
+    *,
+    layout: str = "wide",
 ) -> dict[str, JSONValue]:
     """The WebSocket ``update`` for ``seat``, with the events after version ``after``; with
-    ``table`` (the game's catalog entry), the seat's :func:`table_data` too."""
+    ``table`` (the game's catalog entry), the seat's :func:`table_data` too, its picture drawn
+    in ``layout``."""
     message: dict[str, JSONValue] = {
         "type": "update",
         "version": game.version,
@@ -200,5 +208,5 @@ def update(
         "outcome": outcome_data(game),
     }
     if table is not None:
-        message["table"] = table_data(game, table, seat, after)
+        message["table"] = table_data(game, table, seat, after, layout)
     return message

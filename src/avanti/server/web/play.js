@@ -770,13 +770,26 @@ document.addEventListener("avanti:send", (event) => {
   socket.send(JSON.stringify(event.detail));
 });
 
+/** A screen narrower than this asks for the picture's narrow layout, drawn for a phone's width
+ * (every text of it at least 11 CSS pixels high there); the page asks again when it crosses. */
+const narrowScreen = matchMedia("(max-width: 560px)");
+narrowScreen.addEventListener("change", () => {
+  const old = state.socket;
+  if (!old || old.readyState !== WebSocket.OPEN) return;
+  connect();  // the new connection's first update carries the picture in the other layout
+  old.close();
+});
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}${tablePath}/stream`);
   state.socket = socket;
   let greeted = false;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({token, after: Math.max(state.heard, 0), table: true}));
+    const layout = narrowScreen.matches ? "narrow" : "wide";
+    main.dataset.layout = layout;
+    const table = layout === "narrow" ? {layout} : true;
+    socket.send(JSON.stringify({token, after: Math.max(state.heard, 0), table}));
   });
   socket.addEventListener("message", (event) => {
     let data;
