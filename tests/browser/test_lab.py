@@ -170,6 +170,29 @@ def test_a_link_reloads_the_same_case(
     other.context.close()
 
 
+def test_m5_a_fish_and_the_boat_move_by_clicks_and_a_refusal_shows_its_rule(
+    browser: Browser, served: Served
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", "mare")
+    fish, boat = field(page, "scenario.fish"), field(page, "scenario.boat")
+    expect(page.locator(fish)).to_have_value("[12,0,6,8]")
+    page.click('#board [data-piece="fish-pink"]')
+    expect(page.locator("#chosen")).to_have_text("The pink fish chosen: click where it goes.")
+    page.click('#board [data-place="10"]')
+    expect(page.locator(fish)).to_have_value("[12,0,6,10]")
+    expect(page.locator('#board [data-piece="fish-pink"] title')).to_have_text("pink fish")
+    page.click('#board [data-piece="boat"]')
+    page.click('#board [data-place="5"]')  # the boat before piece 5: pieces 1-4 taken
+    expect(page.locator(boat)).to_have_value("4")
+    expect(page.locator("#board-refusal")).to_be_hidden()
+    page.click('#board [data-piece="boat"]')
+    page.click('#board [data-place="8"]')  # past the yellow fish on piece 6
+    expect(page.locator(boat)).to_have_value("7")
+    expect(page.locator("#board-refusal")).to_contain_text("Refused: M5: ")
+    page.context.close()
+
+
 HANDS = avanti.lab.Case.from_data(
     {
         "game": "avanti",

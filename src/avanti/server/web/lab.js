@@ -60,7 +60,55 @@ const MOVES = {
       input.value = JSON.stringify(distances);
     },
   },
+  mare: {
+    piece: (name) => name === "boat" || /^fish-/.test(name),
+    place: (target) => target.closest("[data-place]"),
+    hint: "Click a fish or the boat on the picture, then a river piece, the sea or the boat (M1, M5).",
+    words: (name) => (name === "boat" ? "The boat" : `The ${name.slice(5)} fish`),
+    layer: mareLayer,
+    move(name, place) {
+      const where = Number(place.dataset.place);
+      if (name === "boat") {
+        // The boat stands just before the piece clicked: the pieces before it are taken (M5).
+        $(fieldId("scenario.boat")).value = JSON.stringify(Math.max(0, Math.min(where, 12) - 1));
+        return;
+      }
+      const input = $(fieldId("scenario.fish"));
+      const fish = JSON.parse(input.value);
+      fish[MARE_FISH.indexOf(name.slice(5))] = where;
+      input.value = JSON.stringify(fish);
+    },
+  },
 };
+
+// The lab's own click targets over the mare picture, in its coordinates (avanti.mare.svg): the
+// river pieces 1-11 (taken ones in the boat's wake), the sea (12) and the boat (0, caught).
+const MARE_FISH = ["blue", "orange", "yellow", "pink"];
+const SVG = "http://www.w3.org/2000/svg";
+function mareLayer(svg) {
+  const boat = Number(JSON.parse($(fieldId("scenario.boat")).value));
+  const [left, top, band, boatWidth, piece] = [20, 84, 128, 84, 52];
+  const sea = left + boatWidth + 11 * piece;
+  const layer = document.createElementNS(SVG, "g");
+  layer.setAttribute("class", "lab-places");
+  const target = (place, x, width, words) => {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [key, value] of Object.entries({x, y: top, width, height: band, "data-place": place})) {
+      rect.setAttribute(key, String(value));
+    }
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = words;
+    rect.append(title);
+    layer.append(rect);
+  };
+  for (let number = 1; number <= 11; number += 1) {
+    const x = number <= boat ? left + (number - 1) * piece : left + boatWidth + (number - 1) * piece;
+    target(number, x, piece, `river piece ${number}`);
+  }
+  target(12, sea, 800 - left - sea, "the sea");
+  target(0, left + boat * piece, boatWidth, "the boat");
+  svg.append(layer);
+}
 
 function toFragment(text) {
   const bytes = new TextEncoder().encode(text);
@@ -129,13 +177,16 @@ function drawBoard(svgText) {
   if (svg.nodeName !== "svg") return;
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  $("board").replaceChildren(document.importNode(svg, true));
+  const shown = document.importNode(svg, true);
+  try { MOVES[$("game").value]?.layer?.(shown); } catch { /* fields not JSON: no click layer */ }
+  $("board").replaceChildren(shown);
   markChosen();
 }
 
 function markChosen() {
   for (const node of $("board").querySelectorAll(".chosen")) node.classList.remove("chosen");
   if (chosen) $("board").querySelector(`[data-piece="${chosen}"]`)?.classList.add("chosen");
+  $("board").classList.toggle("choosing", chosen !== null);
 }
 
 function clickBoard(event) {
