@@ -1,7 +1,8 @@
-"""The rules lab in headless Chromium (``/lab``): the position of Illus. 11-13 built field by
-field, the two A21 readings compared, the exported test run with pytest, a refusal per game with
-its rule's id, a link that reloads its case, and a saved game stepped back and forth with each
-picture as the library draws it (A4, A21, F1, M5)."""
+"""The rules lab in headless Chromium (``/lab``): the position of Illus. 11-13 built by clicks
+on the picture (the cars) and by typing (the rest), a hand seen on the board by its seat only,
+the two A21 readings compared, the exported test run with pytest, a refusal per game with its
+rule's id, a link that reloads its case, and a saved game stepped back and forth with each
+picture as the library draws it (A4, A8, A12, A21, F1, M5)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,17 @@ from tests.server.support import Served
 
 SOURCE = Path(avanti.__file__).parents[1]
 VIEWPORT = {"width": 1000, "height": 760}
+ROOT = Path(__file__).parents[2]
+A21 = json.loads((ROOT / "docs/lab/avanti-a21-last-car.json").read_text(encoding="utf-8"))
+START = avanti.lab.Case.from_data(
+    {**A21, "setup": {"scenario": {**A21["setup"]["scenario"], "distances": [0, 0, 0, 0, 0]}}}
+)
+"""The case of the A21 question with every car still on the start space (road space 22)."""
+SPACES = {0: 17, 1: 3, 2: 16, 3: 18, 4: 19}
+"""Where each car of Illus. 11 stands: road space (22 + distance) % 34 for the distances 29,
+15, 28, 30, 31 (A4, A12; the road has 34 spaces)."""
 ILLUS_11 = {
     "scenario.marker": "22",
-    "scenario.distances": "[29, 15, 28, 30, 31]",
     "scenario.quit": "[false, true, false, true, false]",
     "scenario.laid": "[[0, 1], null, [18, 3], null, [19, 3]]",
     "scenario.round": "5",
@@ -47,11 +56,26 @@ def field(page: Page, path: str) -> str:
 def test_a21_illus_11_to_13_two_readings_and_the_exported_test(
     browser: Browser, served: Served, screens: Path, tmp_path: Path
 ) -> None:
-    page = lab(browser, f"{served.url}/lab")
+    page = lab(browser, f"{served.url}/lab#{START.to_fragment()}")
     page.fill("#players", "Jack, Isabella, Tina, Steve, William")
     page.fill("#seed", "1")
     for path, value in ILLUS_11.items():
         page.fill(field(page, path), value)
+    distances = [0, 0, 0, 0, 0]
+    for seat, space in SPACES.items():
+        page.click(f'#board [data-piece="car-{seat}"]')
+        expect(page.locator(f'#board [data-piece="car-{seat}"]')).to_have_class(
+            re.compile("chosen")
+        )
+        page.click(f'#board [data-space="{space}"] .space')
+        distances[seat] = (space - 22) % 34
+        expect(page.locator(field(page, "scenario.distances"))).to_have_value(
+            json.dumps(distances, separators=(",", ":"))
+        )
+        expect(page.locator(f'#board [data-piece="car-{seat}"] title')).to_have_text(
+            re.compile(f"on road space {space}\\b")
+        )
+    assert distances == [29, 15, 28, 30, 31]
     page.fill("#name-0", "The last car counts the leader")
     page.fill("#options-0", '{"atm_last_car_wraps": true}')
     page.fill("#name-1", "The last car has no car behind it")
@@ -144,6 +168,57 @@ def test_a_link_reloads_the_same_case(
         answer.screenshot(path=screens / f"lab-{game}.png")
     page.context.close()
     other.context.close()
+
+
+def test_m5_a_fish_and_the_boat_move_by_clicks_and_a_refusal_shows_its_rule(
+    browser: Browser, served: Served
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", "mare")
+    fish, boat = field(page, "scenario.fish"), field(page, "scenario.boat")
+    expect(page.locator(fish)).to_have_value("[12,0,6,8]")
+    page.click('#board [data-piece="fish-pink"]')
+    expect(page.locator("#chosen")).to_have_text("The pink fish chosen: click where it goes.")
+    page.click('#board [data-place="10"]')
+    expect(page.locator(fish)).to_have_value("[12,0,6,10]")
+    expect(page.locator('#board [data-piece="fish-pink"] title')).to_have_text("pink fish")
+    page.click('#board [data-piece="boat"]')
+    page.click('#board [data-place="5"]')  # the boat before piece 5: pieces 1-4 taken
+    expect(page.locator(boat)).to_have_value("4")
+    expect(page.locator("#board-refusal")).to_be_hidden()
+    page.click('#board [data-piece="boat"]')
+    page.click('#board [data-place="8"]')  # past the yellow fish on piece 6
+    expect(page.locator(boat)).to_have_value("7")
+    expect(page.locator("#board-refusal")).to_contain_text("Refused: M5: ")
+    page.context.close()
+
+
+HANDS = avanti.lab.Case.from_data(
+    {
+        "game": "avanti",
+        "players": ["Ann", "Bob", "Cy"],
+        "setup": {"scenario": {"marker": 0, "distances": [3, 5, 8], "hands": [[7], [12], [20]]}},
+        "readings": [{"name": "book", "options": {}}, {"name": "book", "options": {}}],
+    }
+)
+"""Ann holds card 7, Bob 12, Cy 20 in the planning step (A8)."""
+
+
+def test_a_hand_is_seen_on_the_board_by_its_seat_and_not_by_the_spectator(
+    browser: Browser, served: Served, screens: Path
+) -> None:
+    page = lab(browser, f"{served.url}/lab#{HANDS.to_fragment()}")
+    expect(page.locator("#seen-by")).to_have_value("0")
+    expect(page.locator('#board [data-card="7"]')).to_have_count(1)
+    if os.environ.get("AVANTI_SCREENS"):
+        page.locator("#board").screenshot(path=screens / "lab-seen-by.png")
+    for seen_by, card in (("spectator", None), ("1", "12"), ("2", "20")):
+        page.select_option("#seen-by", seen_by)
+        for other in ("7", "12", "20"):
+            expect(page.locator(f'#board [data-card="{other}"]')).to_have_count(
+                1 if other == card else 0
+            )
+    page.context.close()
 
 
 def shown_svg(page: Page) -> str:

@@ -4,6 +4,7 @@ differences, its HTML, its link and its exported test (A11, A12, A21, F6, M5, M6
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import avanti
-from avanti.core import DecodeError
+from avanti.core import DecodeError, InvalidArgument
 from avanti.lab import MAX_FRAGMENT, Case, Reading, compare, pytest_text, start
 
 ROOT = Path(__file__).parents[2]
@@ -269,3 +270,30 @@ def test_the_exported_test_fails_when_the_library_disagrees(tmp_path: Path) -> N
     )
     assert run.returncode == 1
     assert "1 failed, 1 passed" in run.stdout
+
+
+HANDS = Case(
+    "avanti",
+    ("Ann", "Bob", "Cy"),
+    (Reading("book"), Reading("book")),
+    (),
+    {"scenario": {"marker": 0, "distances": [3, 5, 8], "hands": [[7], [12], [20]]}},
+)
+"""Three cars in the planning step, one card in each hand: Ann card 7, Bob 12, Cy 20 (A8)."""
+
+
+def test_a_seat_sees_its_own_hand_in_the_picture_and_the_spectator_sees_none() -> None:
+    def cards(seen_by: int | None) -> list[str]:
+        picture = str(compare(HANDS, seen_by=seen_by).trials[0].steps[0].picture)
+        return re.findall(r'data-card="(\d+)"', picture)
+
+    assert cards(None) == []
+    assert cards(0) == ["7"]
+    assert cards(1) == ["12"]
+    assert cards(2) == ["20"]
+
+
+@pytest.mark.parametrize("seat", [-1, 3])
+def test_a_viewer_who_is_not_at_the_table_is_refused(seat: int) -> None:
+    with pytest.raises(InvalidArgument, match=r"seen_by must be a seat 0\.\.2"):
+        compare(HANDS, seen_by=seat)

@@ -4,6 +4,7 @@ process (no browser, no uvicorn). Stateless: nothing is read from or written to 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,33 @@ def test_the_lab_page_is_served_with_the_security_headers() -> None:
     assert paths["/lab/compare"]["post"]["operationId"] == "lab_compare"
     assert paths["/lab/replay"]["post"]["operationId"] == "lab_replay"
     assert "/lab" not in paths
+
+
+HANDS = {
+    "game": "avanti",
+    "players": ["Ann", "Bob", "Cy"],
+    "setup": {"scenario": {"marker": 0, "distances": [3, 5, 8], "hands": [[7], [12], [20]]}},
+    "readings": [{"name": "book", "options": {}}, {"name": "book", "options": {}}],
+}
+"""Ann holds card 7, Bob 12, Cy 20 (A8)."""
+
+
+@pytest.mark.parametrize(("seen_by", "cards"), [("spectator", []), ("0", ["7"]), ("2", ["20"])])
+def test_compare_draws_the_pictures_as_seen_by_sees_the_table(
+    seen_by: str, cards: list[str]
+) -> None:
+    (answer,) = call("POST", f"/lab/compare?seen_by={seen_by}", HANDS)
+    assert answer.status_code == 200
+    picture = answer.json()["trials"][1]["steps"][0]["picture"]
+    assert re.findall(r'data-card="(\d+)"', picture) == cards
+    assert answer.json()["seen_by"] == (None if seen_by == "spectator" else int(seen_by))
+
+
+@pytest.mark.parametrize(
+    ("seen_by", "status", "words"),
+    [("me", 400, "seen_by is a seat number or spectator"), ("3", 422, "seen_by must be a seat")],
+)
+def test_compare_refuses_a_viewer_not_at_the_table(seen_by: str, status: int, words: str) -> None:
+    (answer,) = call("POST", f"/lab/compare?seen_by={seen_by}", HANDS)
+    assert answer.status_code == status
+    assert words in answer.json()["error"]["message"]

@@ -17,7 +17,7 @@ from typing import Any
 from attrs import frozen
 
 from avanti.catalog import game_info
-from avanti.core.errors import DecodeError, IllegalCommand, InvalidSetup
+from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
 from avanti.core.svg import Svg
 from avanti.lab.case import Case, Reading, _thawed
 
@@ -168,19 +168,32 @@ def _narrate(module: Any, game: Any, after: int, marker: object) -> tuple[str, .
     return lines
 
 
-def _picture(module: Any, game: Any) -> Svg:
-    svg: Svg = module.picture(game.view(None), table=game.public_setup, last=game.last_events())
+def _picture(module: Any, game: Any, seen_by: int | None) -> Svg:
+    view = game.view(seen_by)
+    svg: Svg = module.picture(view, table=game.public_setup, last=game.last_events())
     return svg
 
 
-def play(case: Case, reading: Reading) -> Trial:
-    """Play the case's commands under one reading, stopping at the first refusal."""
+def _seer(case: Case, seen_by: int | None) -> int | None:
+    if seen_by is not None and not 0 <= seen_by < len(case.players):
+        raise InvalidArgument(f"seen_by must be a seat 0..{len(case.players) - 1} or None")
+    return seen_by
+
+
+def play(case: Case, reading: Reading, *, seen_by: int | None = None) -> Trial:
+    """Play the case's commands under one reading, stopping at the first refusal. The pictures
+    are drawn as ``seen_by`` sees the table: a seat (its own hand face up) or ``None`` (the
+    spectator). The events in words always tell every hidden fact.
+
+    :raises InvalidArgument: ``seen_by`` is no seat of the case.
+    """
     module = game_info(case.game).load()
+    seen_by = _seer(case, seen_by)
     try:
         game = start(case, reading)
     except (InvalidSetup, DecodeError) as error:
         return Trial(reading, (), str(error), None)
-    steps = [Step("", (), _picture(module, game))]
+    steps = [Step("", (), _picture(module, game, seen_by))]
     marker = getattr(game.view(None), "marker", None)
     for index, command in enumerate(case.commands):
         seat, text = seat_and_text(command)
@@ -189,7 +202,8 @@ def play(case: Case, reading: Reading) -> Trial:
             game = game.execute(game.parse_notation(text, seat))
         except IllegalCommand as error:  # also for a seat that is not at the table
             return Trial(reading, tuple(steps), str(error), index)
-        steps.append(Step(command, _narrate(module, game, before, marker), _picture(module, game)))
+        lines = _narrate(module, game, before, marker)
+        steps.append(Step(command, lines, _picture(module, game, seen_by)))
     return Trial(reading, tuple(steps))
 
 
@@ -204,15 +218,19 @@ def _only(lines: tuple[str, ...], others: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def compare(case: Case) -> Comparison:
-    """Play ``case`` under both of its readings and find where they part.
+def compare(case: Case, *, seen_by: int | None = None) -> Comparison:
+    """Play ``case`` under both of its readings and find where they part; the pictures are
+    drawn as ``seen_by`` sees the table (a seat, or ``None`` for the spectator: see
+    :func:`play`).
+
+    :raises InvalidArgument: ``seen_by`` is no seat of the case.
 
     >>> from avanti.lab import Case, Reading, compare
     >>> case = Case("mare", ("Ann", "Bob"), (Reading("book"), Reading("book")), ("roll",))
     >>> compare(case).same
     True
     """
-    first, second = (play(case, reading) for reading in case.readings)
+    first, second = (play(case, reading, seen_by=seen_by) for reading in case.readings)
     differences = []
     for index in range(max(len(first.steps), len(second.steps))):
         one = first.steps[index] if index < len(first.steps) else None

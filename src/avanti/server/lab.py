@@ -4,7 +4,9 @@ the answers out, and the lab page.
 - ``POST /lab/compare``: a case (:class:`avanti.lab.Case` as JSON) in; both readings played out,
   the differences, the case's link fragment, its JSON and its pytest test out. A position or
   command the library refuses comes back as that reading's ``refusal``, in words naming its
-  rule: the lab checks every change by asking this.
+  rule: the lab checks every change by asking this. The query parameter ``seen_by`` (a seat
+  number, or ``spectator``, the default) says whose view the pictures draw: a seat sees its own
+  hand face up. The events in words tell every hidden fact either way.
 - ``POST /lab/replay``: a saved game (a document as ``avanti play --save`` or the store writes
   it) in; its picture and the events in words at every command boundary out, every hidden
   fact shown. The lab is for a person's own cases, never a seat of a live game: nothing here
@@ -66,9 +68,13 @@ def _trial_data(comparison: Comparison, index: int) -> dict[str, JSONValue]:
     }
 
 
-def compare_data(case: Case) -> dict[str, JSONValue]:
-    """The answer of ``POST /lab/compare`` for ``case``."""
-    comparison = compare(case)
+def compare_data(case: Case, seen_by: int | None = None) -> dict[str, JSONValue]:
+    """The answer of ``POST /lab/compare`` for ``case``, its pictures drawn as ``seen_by`` (a
+    seat, or ``None`` for the spectator) sees the table.
+
+    :raises InvalidArgument: ``seen_by`` is no seat of the case.
+    """
+    comparison = compare(case, seen_by=seen_by)
     try:
         fragment: str | None = case.to_fragment()
     except DecodeError:
@@ -85,6 +91,7 @@ def compare_data(case: Case) -> dict[str, JSONValue]:
             for d in comparison.differences
         ],
         "same": comparison.same,
+        "seen_by": seen_by,
         "fragment": fragment,
         "case": case.to_data(),
         "test": pytest_text(case) if comparison.trials[0].refusal is None else None,
@@ -94,13 +101,24 @@ def compare_data(case: Case) -> dict[str, JSONValue]:
 async def lab_compare(request: Request) -> Response:
     """``POST /lab/compare``: a case played under both readings (see the module)."""
     _allow(request)
+    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
     data = await _body(request)
     try:
         case = Case.from_data(data)
-        answer = await to_thread.run_sync(compare_data, case)
+        answer = await to_thread.run_sync(compare_data, case, seen_by)
     except AvantiError as error:
         raise ApiError(422, "invalid-case", _words(error)) from None
     return json_response(answer)
+
+
+def _seen_by(text: str) -> int | None:
+    """The ``seen_by`` query parameter: ``spectator`` or a seat number (checked against the
+    case's players by :func:`avanti.lab.compare`)."""
+    if text == "spectator":
+        return None
+    if not text.isdigit() or len(text) > 2:
+        raise ApiError(400, "bad-request", "seen_by is a seat number or spectator")
+    return int(text)
 
 
 def replay_data(text: str) -> dict[str, JSONValue]:

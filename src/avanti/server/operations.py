@@ -44,8 +44,19 @@ def more_operations(
                     "readings of option fields, commands in the game's notation). The answer "
                     "holds, per reading, the picture and the events in words after each "
                     "command, or the library's refusal naming its rule; the differences; the "
-                    "case's link fragment, JSON and pytest test."
+                    "case's link fragment, JSON and pytest test. The pictures are drawn as "
+                    "seen_by sees the table (a seat's own hand face up)."
                 ),
+                "parameters": [
+                    {
+                        "name": "seen_by",
+                        "in": "query",
+                        "required": False,
+                        "description": "Whose view the pictures draw: a seat number, or "
+                        "spectator (the default).",
+                        "schema": {"type": "string", "default": "spectator"},
+                    }
+                ],
                 "requestBody": {"required": True, **_json({"type": "object"}, "The case.")},
                 "responses": {
                     "200": _json({"type": "object"}, "Both readings played out."),

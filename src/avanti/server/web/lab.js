@@ -38,6 +38,77 @@ const STARTS = {
 let saved = null;     // the steps of an opened saved game
 let at = 0;
 let asked = 0;        // the number of the latest question: an older answer is never drawn
+let chosen = null;    // the piece picked on the board picture ("car-2"), to move by a click
+
+// What the board picture lets a click move, per game: which pieces, onto which places, and the
+// field the move changes. The library checks the new position like a typed one.
+const MOVES = {
+  avanti: {
+    piece: (name) => /^car-\d+$/.test(name),
+    place: (target) => target.closest("[data-space]"),
+    hint: "Click a car on the picture, then the road space to move it to (A4).",
+    words: (name) => `${$("players").value.split(",")[Number(name.slice(4))]?.trim() || name}'s car`,
+    move(name, place) {
+      const seat = Number(name.slice(4));
+      const length = new Set([...$("board").querySelectorAll("[data-space]")]
+        .map((node) => node.dataset.space)).size;
+      const marker = JSON.parse($(fieldId("scenario.marker")).value);
+      const input = $(fieldId("scenario.distances"));
+      const distances = JSON.parse(input.value);
+      const laps = Math.floor(distances[seat] / length);  // laps stay as typed
+      distances[seat] = laps * length + (((Number(place.dataset.space) - marker) % length) + length) % length;
+      input.value = JSON.stringify(distances);
+    },
+  },
+  mare: {
+    piece: (name) => name === "boat" || /^fish-/.test(name),
+    place: (target) => target.closest("[data-place]"),
+    hint: "Click a fish or the boat on the picture, then a river piece, the sea or the boat (M1, M5).",
+    words: (name) => (name === "boat" ? "The boat" : `The ${name.slice(5)} fish`),
+    layer: mareLayer,
+    move(name, place) {
+      const where = Number(place.dataset.place);
+      if (name === "boat") {
+        // The boat stands just before the piece clicked: the pieces before it are taken (M5).
+        $(fieldId("scenario.boat")).value = JSON.stringify(Math.max(0, Math.min(where, 12) - 1));
+        return;
+      }
+      const input = $(fieldId("scenario.fish"));
+      const fish = JSON.parse(input.value);
+      fish[MARE_FISH.indexOf(name.slice(5))] = where;
+      input.value = JSON.stringify(fish);
+    },
+  },
+};
+
+// The lab's own click targets over the mare picture, in its coordinates (avanti.mare.svg): the
+// river pieces 1-11 (taken ones in the boat's wake), the sea (12) and the boat (0, caught).
+const MARE_FISH = ["blue", "orange", "yellow", "pink"];
+const SVG = "http://www.w3.org/2000/svg";
+function mareLayer(svg) {
+  const boat = Number(JSON.parse($(fieldId("scenario.boat")).value));
+  const [left, top, band, boatWidth, piece] = [20, 84, 128, 84, 52];
+  const sea = left + boatWidth + 11 * piece;
+  const layer = document.createElementNS(SVG, "g");
+  layer.setAttribute("class", "lab-places");
+  const target = (place, x, width, words) => {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [key, value] of Object.entries({x, y: top, width, height: band, "data-place": place})) {
+      rect.setAttribute(key, String(value));
+    }
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = words;
+    rect.append(title);
+    layer.append(rect);
+  };
+  for (let number = 1; number <= 11; number += 1) {
+    const x = number <= boat ? left + (number - 1) * piece : left + boatWidth + (number - 1) * piece;
+    target(number, x, piece, `river piece ${number}`);
+  }
+  target(12, sea, 800 - left - sea, "the sea");
+  target(0, left + boat * piece, boatWidth, "the boat");
+  svg.append(layer);
+}
 
 function toFragment(text) {
   const bytes = new TextEncoder().encode(text);
@@ -57,8 +128,12 @@ function image(svg, label) {
   return el("img", {src: `data:image/svg+xml;base64,${data}`, alt: label, class: "picture"});
 }
 
+function fieldId(path) {
+  return `field-${path.replaceAll(".", "-")}`;
+}
+
 function fieldRow(path, value) {
-  const id = `field-${path.replaceAll(".", "-")}`;
+  const id = fieldId(path);
   return el("div", {class: "field"},
     el("label", {for: id}, path),
     el("input", {id, "data-path": path, value: JSON.stringify(value), spellcheck: "false"}));
@@ -83,6 +158,58 @@ function show(kase) {
     $(`options-${index}`).value = JSON.stringify(reading.options || {});
   });
   $("commands").value = kase.commands.join("\n");
+  seers();
+  chosen = null;
+  $("chosen").textContent = (MOVES[kase.game] || {}).hint || "Type the position in the fields below.";
+}
+
+function seers() {
+  const select = $("seen-by");
+  const was = select.value || "0";
+  const names = $("players").value.split(",").map((name) => name.trim()).filter(Boolean);
+  select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
+    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+  select.value = was === "spectator" || Number(was) < names.length ? was : "0";
+}
+
+function drawBoard(svgText) {
+  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+  if (svg.nodeName !== "svg") return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  const shown = document.importNode(svg, true);
+  try { MOVES[$("game").value]?.layer?.(shown); } catch { /* fields not JSON: no click layer */ }
+  $("board").replaceChildren(shown);
+  markChosen();
+}
+
+function markChosen() {
+  for (const node of $("board").querySelectorAll(".chosen")) node.classList.remove("chosen");
+  if (chosen) $("board").querySelector(`[data-piece="${chosen}"]`)?.classList.add("chosen");
+  $("board").classList.toggle("choosing", chosen !== null);
+}
+
+function clickBoard(event) {
+  const moves = MOVES[$("game").value];
+  if (!moves) return;
+  const piece = event.target.closest("[data-piece]");
+  if (piece && moves.piece(piece.dataset.piece)) {
+    chosen = chosen === piece.dataset.piece ? null : piece.dataset.piece;
+    $("chosen").textContent = chosen ? `${moves.words(chosen)} chosen: click where it goes.` : moves.hint;
+    markChosen();
+    return;
+  }
+  const place = moves.place(event.target);
+  if (!chosen || !place) return;
+  const error = $("case-error");
+  try { moves.move(chosen, place); } catch {
+    error.textContent = "The position's fields are not JSON; fix them to move by clicks.";
+    error.hidden = false;
+    return;
+  }
+  $("chosen").textContent = `${moves.words(chosen)} moved. ${moves.hint}`;
+  chosen = null;
+  play();
 }
 
 function read() {
@@ -158,8 +285,13 @@ async function play() {
   try { kase = read(); } catch (problem) { error.textContent = problem.message; error.hidden = false; return; }
   const mine = ++asked;
   try {
-    const answer = await request("/lab/compare", {method: "POST", body: kase});
+    const seer = encodeURIComponent($("seen-by").value || "0");
+    const answer = await request(`/lab/compare?seen_by=${seer}`, {method: "POST", body: kase});
     if (mine !== asked) return;
+    const first = answer.trials[0];
+    if (first.steps.length) drawBoard(first.steps[0].picture);
+    $("board-refusal").hidden = !(first.refusal !== null && first.refused_at === null);
+    $("board-refusal").textContent = $("board-refusal").hidden ? "" : `Refused: ${first.refusal}`;
     answer.trials.forEach((trial, index) => drawSide(index, trial, answer.differences));
     const parts = answer.differences.filter((d) => d.first.length || d.second.length).length;
     $("verdict").textContent = answer.same ? "Both readings give the same events."
@@ -208,7 +340,11 @@ function start() {
   }
   show(kase);
   $("case").addEventListener("submit", (event) => { event.preventDefault(); play(); });
-  $("case").addEventListener("change", (event) => { if (event.target.id !== "game") play(); });
+  $("case").addEventListener("change", (event) => {
+    if (event.target.id === "players") seers();
+    if (event.target.id !== "game") play();
+  });
+  $("board").addEventListener("click", clickBoard);
   $("game").addEventListener("change", () => { show(STARTS[$("game").value]); play(); });
   $("load-json").addEventListener("click", () => {
     try { show(JSON.parse($("json").value)); play(); } catch {
