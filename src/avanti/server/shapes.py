@@ -338,10 +338,9 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                 },
             },
             (),
-            description="The client's first message on the WebSocket: a seat's token (`null` "
-            "or left out: the spectator), the version it has seen (default 0), and whether "
-            "each update should carry the seat's table (its picture and history; default "
-            'false); `{"layout": "narrow"}` asks for it with the picture drawn for a phone.',
+            description="The first message: a seat's token (`null` or left out: a spectator), "
+            "the version seen (default 0), whether each update carries the seat's table (picture "
+            'and history; default false); `{"layout": "narrow"}`: with a phone\'s picture.',
         ),
         "StreamCommand": _any_game("StreamCommand", names, "A command sent on the WebSocket."),
         "StreamPing": _obj(
