@@ -211,6 +211,9 @@ def click_command(
             return  # the click named one command and sent it
     quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
     button = table.page.locator(f'#commands button[data-notation="{quoted}"]')
+    wait_for(lambda: moved() or button.count() > 0, "the command's button")
+    if button.count() == 0:
+        return  # the game moved on first: the command may be no longer legal
     confirm = button.get_attribute("data-confirm") == "true"
     if _click(button, moved) and confirm:
         _click(button, moved)  # the first click selected it; the second sends it

@@ -190,6 +190,37 @@ def test_notifications_are_asked_for_with_a_button(
     context.close()
 
 
+HIDDEN_TAB = """
+Object.defineProperty(document, "hidden", {get: () => true, configurable: true});
+window.__notes = [];
+window.Notification = class {
+    static get permission() { return "granted"; }
+    static requestPermission() { return Promise.resolve("granted"); }
+    constructor(title, options) { window.__notes.push([title, options && options.body]); }
+};
+"""
+"""An init script: the tab is hidden, notifications are granted, and each one shown is noted."""
+
+
+def test_a_hidden_tab_notifies_when_the_seats_move_begins(browser: Browser, served: Served) -> None:
+    """A30: with notifications granted and the tab hidden, the seat's page shows one
+    notification when its move begins (not while another seat is awaited)."""
+    reply = served.create("mare", ["Ann", "Bob"])
+    context = _context(browser)
+    context.add_init_script(HIDDEN_TAB)
+    page = context.new_page()
+    game = stored(served, reply["id"])
+    assert game.waiting == (0,)  # M3: the first player rolls first
+    table = Table(page, _seat_url(served, reply, 1), 1).open()
+    table.wait(game.version)
+    assert page.evaluate("() => window.__notes") == []
+    game = _advance(served, reply, lambda game: 1 in game.waiting)
+    table.wait(game.version)
+    notes = page.evaluate("() => window.__notes")
+    assert notes == [["Your move \u00b7 Avanti mare!", "Bob, it is your move."]]
+    context.close()
+
+
 def _drives(game: Any) -> bool:
     return bool(
         game.waiting

@@ -41,9 +41,12 @@ def _context(browser: Browser) -> BrowserContext:
     return context
 
 
-def _create(page: Page, served: Served, name: str, players: int, bot: str | None) -> str:
-    """Ann creates a table in the lobby: her seat, one open seat, and a bot's if ``bot``; the
-    table's id, once her page shows it waiting for a player."""
+def _create(
+    page: Page, served: Served, name: str, players: int, bot: str | None, screens: Path
+) -> str:
+    """Ann creates a table in the lobby: her seat, one open seat, and a bot's if ``bot``, with a
+    clock of three minutes a move; the table's id, once her page shows it waiting for a
+    player."""
     page.goto(f"{served.url}/")
     page.select_option("#game", name)
     page.select_option("#count", str(players))
@@ -51,6 +54,7 @@ def _create(page: Page, served: Served, name: str, players: int, bot: str | None
     page.select_option("#player-1", "open")
     if bot is not None:
         page.select_option("#player-2", bot)
+    page.select_option("#clock-seconds", "180")
     page.click("#create-button")
     expect(page.locator("#opened")).to_be_visible()
     page.click("#mine")
@@ -58,7 +62,10 @@ def _create(page: Page, served: Served, name: str, players: int, bot: str | None
     expect(page.locator("#status")).to_have_text(
         re.compile(rf"Waiting for players: {players - 1} of {players} seats taken")
     )
-    return page.url.rsplit("/", 1)[-1]
+    game_id = page.url.rsplit("/", 1)[-1]
+    expect(page.locator("#invite")).to_have_value(f"{served.url}/?join={game_id}")
+    page.screenshot(path=screens / f"waiting-{name}.png")
+    return game_id
 
 
 def _sit(page: Page, served: Served, game_id: str) -> None:
@@ -118,7 +125,7 @@ def test_two_people_find_a_table_play_it_through_and_rematch(
         context.new_page() for context in (ann_context, ben_context, watcher_context)
     )
     try:
-        game_id = _create(ann, served, name, players, bot)
+        game_id = _create(ann, served, name, players, bot, screens)
         _sit(ben, served, game_id)
         tables = {0: Table(ann, ann.url, 0), 1: Table(ben, ben.url, 1)}
         for table in tables.values():
@@ -138,6 +145,11 @@ def test_two_people_find_a_table_play_it_through_and_rematch(
         expect(tables[mover].page).to_have_title(re.compile(r"^\(•\) Your move"))
         if first.waiting == (mover,):
             expect(tables[1 - mover].page).not_to_have_title(re.compile(r"^\(•\)"))
+        clock = tables[mover].page.locator("#clock")  # three minutes a move, counting down
+        names = first.public_setup.players
+        expect(clock).to_have_text(re.compile(rf"^({'|'.join(names)}): [0-3]:\d\d left$"))
+        awaited = "|".join(str(seat) for seat in first.waiting)
+        expect(clock).to_have_attribute("data-seat", re.compile(rf"^({awaited})$"))
         ann.screenshot(path=screens / f"table-{name}.png")
 
         game = play(served, game_id, name, tables, random.Random(seed), watchers=[spectator])

@@ -164,7 +164,7 @@ export function describe(game) {
   }
   if (game.state === "finished") {
     const winners = game.winners || [];
-    return winners.length ? `finished: ${winners.join(" and ")} won` : "finished";
+    return winners.length ? `finished: ${winners.join(" and ")} won` : "finished: a draw";  // M8: no side won
   }
   const turn = game.turn && game.turn.length ? `${game.turn.join(" and ")} to move` : "in play";
   return game.round ? `${turn}, round ${game.round}` : turn;

@@ -463,6 +463,8 @@ async function started() {
   waitingPanel.replaceChildren();
   try {
     describeSeat(await request(tablePath, {token}));
+    // the page's other scripts learn the players' names, unknown while the table waited
+    tell("avanti:seated", {gameId, seat: state.seat, token: state.seat === null ? null : token, names: state.names});
   } catch { /* the header keeps the waiting words until the next load */ }
   render();
 }
