@@ -173,6 +173,22 @@ def waiting(thread: threading.Thread) -> None:
     raise AssertionError("the append was never queued")
 
 
+def writing() -> None:
+    """Wait until the store's writer thread is inside its transaction (waiting for the file in
+    ``BEGIN IMMEDIATE``, behind :class:`Holding`): a condition on its stack, not a time."""
+    for _ in range(6000):
+        for thread in threading.enumerate():
+            if thread.name != "avanti-sqlite-writer":
+                continue
+            frame = sys._current_frames().get(thread.ident or 0)
+            while frame is not None:
+                if frame.f_code.co_name == "_transaction":
+                    return
+                frame = frame.f_back
+        threading.Event().wait(0.005)
+    raise AssertionError("the writer never began its transaction")
+
+
 def test_appends_arriving_together_are_committed_together_and_fail_alone(
     tmp_path: Path,
 ) -> None:
@@ -274,6 +290,8 @@ def test_closing_the_store_answers_the_appends_still_queued(tmp_path: Path) -> N
     for name in ("a", "b", "c"):
         runs.append(in_thread(functools.partial(store.append, name, [1], 0)))
         waiting(runs[-1][0])
+        if name == "a":  # the first append is under way before the others queue behind it
+            writing()
     store.close()
     holding.release()
     for thread, _ in runs:
