@@ -180,6 +180,9 @@ def test_chat_shows_hostile_text_as_text_and_a_seat_can_mute_it(
     page = browser.new_context().new_page()
     page.goto(f"{served.url}/play/{game['id']}")
     page.wait_for_selector("#chat[data-ready=true]")
+    # The page seats itself as a spectator on the socket's first update: only then is a seat
+    # told over it (told before, the page's own word would hide the box again).
+    expect(page.locator("#chat-note")).to_be_visible()
     page.evaluate(
         """() => {
           window.sent = [];

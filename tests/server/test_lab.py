@@ -153,6 +153,34 @@ def test_replay_reads_a_store_document_too() -> None:
     ]
 
 
+def test_a8_replay_tells_every_hand_and_draws_the_chosen_seat_s() -> None:
+    """Every hidden fact shown: the lines name each hand dealt (A8), and ``seen_by`` draws the
+    pictures with that seat's hand face up, as the library draws that seat's view."""
+    game = avanti.new_game(["A", "B", "C"], seed=3).execute(avanti.PlaceEventMarker(0, 0))
+    document = {"document": avanti.dumps(game)}
+    (spectator,) = call("POST", "/lab/replay", document)
+    (seat,) = call("POST", "/lab/replay?seen_by=1", document)
+    assert seat.status_code == 200
+    assert seat.json()["players"] == ["A", "B", "C"]
+    assert seat.json()["seen_by"] == 1
+    assert seat.json()["steps"][0]["lines"][2:] == [
+        "A is dealt cards 13, 1, 21.",
+        "B is dealt cards 24, 15, 8.",
+        "C is dealt cards 11, 10, 25.",
+    ]
+    assert game.view(1).hand == (24, 15, 8)
+    for step, seen in zip(seat.json()["steps"], spectator.json()["steps"], strict=True):
+        at = avanti.replay(game.setup, game.events[: step["version"]])
+        assert step["picture"] == str(avanti.picture(at.view(1), table=at.public_setup))
+        assert step["picture"] != seen["picture"]  # the spectator sees no hand
+        assert step["lines"] == seen["lines"]
+    (no_seat,) = call("POST", "/lab/replay?seen_by=3", document)
+    assert no_seat.status_code == 422
+    assert no_seat.json()["error"]["message"] == "seen_by must be a seat 0..2 or spectator"
+    (no_number,) = call("POST", "/lab/replay?seen_by=B", document)
+    assert no_number.status_code == 400
+
+
 def test_replay_refuses_what_is_no_saved_game() -> None:
     (bad,) = call("POST", "/lab/replay", {"document": '{"format": "chess"}'})
     assert bad.status_code == 422

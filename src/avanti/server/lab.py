@@ -9,8 +9,9 @@ the answers out, and the lab page.
   hand face up. The events in words tell every hidden fact either way.
 - ``POST /lab/replay``: a saved game (a document as ``avanti play --save`` or the store writes
   it) in; its picture and the events in words at every command boundary out, every hidden
-  fact shown. The lab is for a person's own cases, never a seat of a live game: nothing here
-  reads the store.
+  fact shown: the lines tell every card drawn and dealt, and ``seen_by`` (as above) draws the
+  pictures with that seat's hand face up. The lab is for a person's own cases, never a seat of
+  a live game: nothing here reads the store.
 - ``GET /lab``: the page (``web/lab.html``).
 
 Both POSTs obey the server's limits: the body size, and a rate per client address (the
@@ -28,7 +29,7 @@ from starlette.responses import FileResponse, Response
 
 from avanti.catalog import info_for_document
 from avanti.core.codec import JSONValue
-from avanti.core.errors import AvantiError, DecodeError
+from avanti.core.errors import AvantiError, DecodeError, InvalidArgument
 from avanti.lab import Case, Comparison, compare, pytest_text
 from avanti.server.http import _body, json_response
 from avanti.server.limits import Buckets
@@ -121,8 +122,12 @@ def _seen_by(text: str) -> int | None:
     return int(text)
 
 
-def replay_data(text: str) -> dict[str, JSONValue]:
-    """The answer of ``POST /lab/replay``: a saved game stepped command by command."""
+def replay_data(text: str, seen_by: int | None = None) -> dict[str, JSONValue]:
+    """The answer of ``POST /lab/replay``: a saved game stepped command by command, its
+    pictures drawn as ``seen_by`` (a seat, or ``None`` for the spectator) sees the table.
+
+    :raises InvalidArgument: ``seen_by`` is no seat of the game.
+    """
     info = info_for_document(text)
     module = info.load()
     game = module.loads(text)
@@ -130,6 +135,9 @@ def replay_data(text: str) -> dict[str, JSONValue]:
         raise DecodeError((f"the lab steps through at most {MAX_REPLAY_EVENTS} events @ $",))
     rules = game.rules
     setup = game.setup
+    players = len(setup.players)
+    if seen_by is not None and not 0 <= seen_by < players:
+        raise InvalidArgument(f"seen_by must be a seat 0..{players - 1} or spectator")
     cuts = [index for index, event in enumerate(game.events) if rules.cause(event) is not None]
     boundaries = [cuts[0] if cuts else game.version, *cuts[1:], game.version]
     steps: list[JSONValue] = []
@@ -142,22 +150,28 @@ def replay_data(text: str) -> dict[str, JSONValue]:
                 "version": version,
                 "command": None if command is None else rules.codec.command_to_data(command),
                 "lines": list(info.narrate(game.events[:version], setup, after=before)),
-                "picture": str(module.picture(at.view(None), table=at.public_setup)),
+                "picture": str(module.picture(at.view(seen_by), table=at.public_setup)),
             }
         )
         before = version
-    return {"game": info.name, "steps": steps}
+    return {
+        "game": info.name,
+        "players": list(setup.players),
+        "seen_by": seen_by,
+        "steps": steps,
+    }
 
 
 async def lab_replay(request: Request) -> Response:
     """``POST /lab/replay``: ``{"document": text}``, a saved game, stepped through."""
     _allow(request)
+    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
     data = await _body(request)
     text = data.get("document") if isinstance(data, dict) else None
     if not isinstance(text, str) or set(data) != {"document"}:
         raise ApiError(400, "bad-request", 'the body is {"document": "<a saved game>"}')
     try:
-        answer = await to_thread.run_sync(replay_data, _game_document(text))
+        answer = await to_thread.run_sync(replay_data, _game_document(text), seen_by)
     except AvantiError as error:
         raise ApiError(422, "invalid-document", _words(error)) from None
     return json_response(answer)

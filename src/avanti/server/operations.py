@@ -18,6 +18,13 @@ def more_operations(
 ) -> dict[str, dict[str, dict[str, JSONValue]]]:
     """The operations of the open tables, the rematch and the lab, by path and method, with
     the parameter and the answers :func:`avanti.server.openapi.openapi` shares with them."""
+    seen_by: JSONValue = {
+        "name": "seen_by",
+        "in": "query",
+        "required": False,
+        "description": "Whose view the pictures draw: a seat number, or spectator (the default).",
+        "schema": {"type": "string", "default": "spectator"},
+    }
     return {
         "/games/{id}/seats": {
             "post": {
@@ -47,16 +54,7 @@ def more_operations(
                     "case's link fragment, JSON and pytest test. The pictures are drawn as "
                     "seen_by sees the table (a seat's own hand face up)."
                 ),
-                "parameters": [
-                    {
-                        "name": "seen_by",
-                        "in": "query",
-                        "required": False,
-                        "description": "Whose view the pictures draw: a seat number, or "
-                        "spectator (the default).",
-                        "schema": {"type": "string", "default": "spectator"},
-                    }
-                ],
+                "parameters": [seen_by],
                 "requestBody": {"required": True, **_json({"type": "object"}, "The case.")},
                 "responses": {
                     "200": _json({"type": "object"}, "Both readings played out."),
@@ -109,17 +107,23 @@ def more_operations(
                 "description": (
                     'Stateless: the body is {"document": text}, a saved game document. The '
                     "answer holds the picture and the events in words at every command, every "
-                    "hidden fact shown (the lab is for one person's own games)."
+                    "hidden fact shown (the lab is for one person's own games): the lines "
+                    "tell every card dealt, and the pictures are drawn as seen_by sees the "
+                    "table (a seat's own hand face up)."
                 ),
+                "parameters": [seen_by],
                 "requestBody": {
                     "required": True,
                     **_json({"type": "object"}, "The saved game, as text."),
                 },
                 "responses": {
                     "200": _json({"type": "object"}, "Each step of the game."),
-                    "400": _error("bad-request, malformed-json."),
+                    "400": _error("bad-request, malformed-json, a seen_by that is no number."),
                     "413": too_large,
-                    "422": _error("invalid-document: not a game document of the catalog."),
+                    "422": _error(
+                        "invalid-document: not a game document of the catalog, or seen_by "
+                        "no seat of it."
+                    ),
                     "429": _error("rate-limited: too many lab requests from this address."),
                     **other,
                 },
