@@ -252,3 +252,37 @@ def test_m3_a_saved_game_steps_back_and_forth_as_the_library_draws_it(
         saved = page.locator("section:has(#saved-heading)")
         saved.screenshot(path=screens / "lab-saved-game.png")
     page.context.close()
+
+
+def test_a8_the_stepper_draws_a_chosen_seat_s_view_and_keeps_its_step(
+    browser: Browser, served: Served
+) -> None:
+    """A saved game of Avanti opened in the stepper is drawn as the spectator sees it; choosing
+    a seat draws each step as that seat sees it (its own hand face up, A8), at the same step."""
+    game = avanti.new_game(["Ann", "Bob", "Cy"], seed=3).execute(avanti.PlaceEventMarker(0, 0))
+    assert game.view(1).hand == (24, 15, 8)
+    page = lab(browser, f"{served.url}/lab")
+    page.fill("#saved", avanti.dumps(game))
+    page.click("#open-saved")
+    expect(page.locator("#saved-seen-by")).to_have_value("spectator")
+    expect(page.locator("#saved-seen-by option")).to_have_text(
+        ["the spectator (no hand)", "Ann (seat 0)", "Bob (seat 1)", "Cy (seat 2)"]
+    )
+    page.click("#forward")
+    expect(page.locator("#saved-picture")).to_have_attribute("data-version", str(game.version))
+    page.select_option("#saved-seen-by", "1")
+    expect(page.locator("#saved-picture img")).to_have_attribute(
+        "alt", f"the table at version {game.version}"
+    )
+    expect(page.locator("#at")).to_have_text(re.compile(r"step 2 of 2"))
+    at = avanti.replay(game.setup, game.events)
+    expect(page.locator("#saved-picture")).to_have_attribute("data-seen-by", "1")
+    assert shown_svg(page) == str(avanti.picture(at.view(1), table=at.public_setup))
+    assert shown_svg(page) != str(avanti.picture(at.view(None), table=at.public_setup))
+    page.click("#back")
+    first = int(page.locator("#saved-picture").get_attribute("data-version") or "-1")
+    assert 0 < first < game.version  # the deal, before the marker is placed
+    expect(page.locator("#saved-seen-by")).to_have_value("1")
+    at = avanti.replay(game.setup, game.events[:first])
+    assert shown_svg(page) == str(avanti.picture(at.view(1), table=at.public_setup))
+    page.context.close()

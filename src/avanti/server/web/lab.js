@@ -38,6 +38,7 @@ const STARTS = {
 let saved = null;     // the steps of an opened saved game
 let at = 0;
 let asked = 0;        // the number of the latest question: an older answer is never drawn
+let opened = 0;       // the number of the latest saved-game request, likewise
 let chosen = null;    // the piece picked on the board picture ("car-2"), to move by a click
 
 // What the board picture lets a click move, per game: which pieces, onto which places, and the
@@ -311,20 +312,31 @@ function drawSaved() {
   $("at").textContent = `version ${step.version} (step ${at + 1} of ${saved.steps.length})`;
   $("saved-picture").replaceChildren(image(step.picture, `the table at version ${step.version}`));
   $("saved-picture").dataset.version = String(step.version);
+  $("saved-picture").dataset.seenBy = saved.seen_by === null ? "spectator" : String(saved.seen_by);
   $("saved-lines").replaceChildren(...step.lines.map((line) => el("li", {}, line)));
   $("back").disabled = at === 0;
   $("forward").disabled = at === saved.steps.length - 1;
 }
 
-async function openSaved() {
+async function openSaved(keepStep = false) {
   const error = $("saved-error");
   error.hidden = true;
+  const seer = encodeURIComponent((keepStep && $("saved-seen-by").value) || "spectator");
+  const mine = ++opened;
   try {
-    saved = await request("/lab/replay", {method: "POST", body: {document: $("saved").value}});
-    at = 0;
+    const answer = await request(`/lab/replay?seen_by=${seer}`, {method: "POST", body: {document: $("saved").value}});
+    if (mine !== opened) return;
+    const step = keepStep && saved ? at : 0;
+    saved = answer;
+    at = Math.min(step, saved.steps.length - 1);
+    const select = $("saved-seen-by");
+    select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
+      ...saved.players.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+    select.value = saved.seen_by === null ? "spectator" : String(saved.seen_by);
     $("stepper").hidden = false;
     drawSaved();
   } catch (problem) {
+    if (mine !== opened) return;
     error.textContent = problem.message;
     error.hidden = false;
   }
@@ -352,10 +364,11 @@ function start() {
       $("case-error").hidden = false;
     }
   });
-  $("open-saved").addEventListener("click", openSaved);
+  $("open-saved").addEventListener("click", () => openSaved());
+  $("saved-seen-by").addEventListener("change", () => openSaved(true));
   $("saved-file").addEventListener("change", async () => {
     const file = $("saved-file").files[0];
-    if (file) { $("saved").value = await file.text(); openSaved(); }
+    if (file) { $("saved").value = await file.text(); await openSaved(); }
   });
   $("back").addEventListener("click", () => { if (at > 0) { at -= 1; drawSaved(); } });
   $("forward").addEventListener("click", () => { if (at < saved.steps.length - 1) { at += 1; drawSaved(); } });
