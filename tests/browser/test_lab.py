@@ -124,6 +124,42 @@ def test_a21_illus_11_to_13_two_readings_and_the_exported_test(
     page.context.close()
 
 
+def test_a4_a5_the_marker_moves_under_the_cars_and_a_figure_moves_on_the_island(
+    browser: Browser, served: Served
+) -> None:
+    """Illus. 11's cars stand on road spaces 17, 3, 16, 18 and 19. Moving the event marker
+    from space 22 to space 0 by clicks leaves each car where it stands: the distances, which
+    count from the marker (A4), become 17, 3, 16, 18 and 19. A click on Tina's figure, then on
+    island space 3, puts her figure there (A5)."""
+    case = avanti.lab.Case.from_data(A21)
+    page = lab(browser, f"{served.url}/lab#{case.to_fragment()}")
+    expect(page.locator(field(page, "scenario.island"))).to_have_count(0)
+    ring = page.locator('#board [data-piece="marker"]')
+    box = ring.bounding_box()
+    assert box is not None
+    ring.click(position={"x": 2, "y": box["height"] / 2})  # on the ring, not inside it
+    expect(page.locator("#chosen")).to_have_text(re.compile("^The event marker chosen"))
+    page.click('#board [data-space="0"] .space')
+    expect(page.locator(field(page, "scenario.marker"))).to_have_value("0")
+    expect(page.locator(field(page, "scenario.distances"))).to_have_value("[17,3,16,18,19]")
+    expect(page.locator("#board circle.marker title")).to_have_text(
+        re.compile(r"event marker: road space 0\b")
+    )
+    for seat, space in SPACES.items():
+        expect(page.locator(f'#board [data-piece="car-{seat}"] title')).to_have_text(
+            re.compile(f"on road space {space}\\b")
+        )
+    page.click('#board [data-piece="figure-2"]')
+    expect(page.locator("#chosen")).to_have_text(re.compile("^Tina's figure chosen"))
+    page.locator("#board rect.island-space").nth(3).click()
+    expect(page.locator(field(page, "scenario.island"))).to_have_value("[0,0,3,0,0]")
+    spot = '#board g:has(> rect.island-space > title:text-matches("^island space 3:"))'
+    expect(page.locator(f'{spot} [data-piece="figure-2"]')).to_have_count(1)
+    expect(page.locator('#board [data-piece="figure-2"]')).to_have_count(1)
+    expect(page.locator("#board-refusal")).to_be_hidden()
+    page.context.close()
+
+
 @pytest.mark.parametrize(
     ("game", "path", "value", "refusal"),
     [

@@ -45,19 +45,46 @@ let chosen = null;    // the piece picked on the board picture ("car-2"), to mov
 // field the move changes. The library checks the new position like a typed one.
 const MOVES = {
   avanti: {
-    piece: (name) => /^car-\d+$/.test(name),
-    place: (target) => target.closest("[data-space]"),
-    hint: "Click a car on the picture, then the road space to move it to (A4).",
-    words: (name) => `${$("players").value.split(",")[Number(name.slice(4))]?.trim() || name}'s car`,
+    piece: (name) => /^(car|figure)-\d+$/.test(name) || name === "marker",
+    place: (target, name) => (name.startsWith("figure-")
+      ? target.closest("rect.island-space") : target.closest("[data-space]")),
+    hint: "Click a car, the event marker or a figure on the picture, then the road space or island space it goes to (A4, A5).",
+    words(name) {
+      if (name === "marker") return "The event marker";
+      const who = playerNames()[Number(name.split("-")[1])] || name;
+      return name.startsWith("car-") ? `${who}'s car` : `${who}'s figure`;
+    },
+    layer: avantiLayer,
     move(name, place) {
-      const seat = Number(name.slice(4));
+      if (name.startsWith("figure-")) {
+        const seat = Number(name.slice(7));
+        const spot = [...$("board").querySelectorAll("rect.island-space")].indexOf(place);
+        const input = $(fieldId("scenario.island")) || addField("scenario.island",
+          playerNames().map(() => 0));
+        const island = JSON.parse(input.value) ?? playerNames().map(() => 0);
+        island[seat] = spot;
+        input.value = JSON.stringify(island);
+        return;
+      }
       const length = new Set([...$("board").querySelectorAll("[data-space]")]
         .map((node) => node.dataset.space)).size;
-      const marker = JSON.parse($(fieldId("scenario.marker")).value);
+      const space = Number(place.dataset.space);
+      const markerInput = $(fieldId("scenario.marker"));
+      const marker = JSON.parse(markerInput.value);
       const input = $(fieldId("scenario.distances"));
       const distances = JSON.parse(input.value);
-      const laps = Math.floor(distances[seat] / length);  // laps stay as typed
-      distances[seat] = laps * length + (((Number(place.dataset.space) - marker) % length) + length) % length;
+      const from = (road, start) => (((road - start) % length) + length) % length;
+      // A distance counts from the marker (A4); laps stay as typed.
+      const laps = (distance) => Math.floor(distance / length) * length;
+      if (name === "marker") {
+        // Moving the marker leaves every car on its road space: each distance counts anew.
+        input.value = JSON.stringify(distances.map((distance) =>
+          laps(distance) + from((marker + distance) % length, space)));
+        markerInput.value = JSON.stringify(space);
+        return;
+      }
+      const seat = Number(name.slice(4));
+      distances[seat] = laps(distances[seat]) + from(space, marker);
       input.value = JSON.stringify(distances);
     },
   },
@@ -81,6 +108,21 @@ const MOVES = {
     },
   },
 };
+
+// The lab's own handle on the Avanti picture's event marker: a ring as wide as a finger over
+// the dashed one the library draws, so the marker can be picked without hiding the space.
+function avantiLayer(svg) {
+  const marker = svg.querySelector("circle.marker");
+  if (!marker) return;
+  const ring = document.createElementNS(SVG, "circle");
+  for (const key of ["cx", "cy", "r"]) ring.setAttribute(key, marker.getAttribute(key));
+  for (const [key, value] of Object.entries({class: "lab-marker", "data-piece": "marker", fill: "none",
+    stroke: "transparent", "stroke-width": "10", "pointer-events": "stroke"})) ring.setAttribute(key, value);
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = marker.querySelector("title")?.textContent || "the event marker";
+  ring.append(title);
+  svg.append(ring);
+}
 
 // The lab's own click targets over the mare picture, in its coordinates (avanti.mare.svg): the
 // river pieces 1-11 (taken ones in the boat's wake), the sea (12) and the boat (0, caught).
@@ -140,6 +182,16 @@ function fieldRow(path, value) {
     el("input", {id, "data-path": path, value: JSON.stringify(value), spellcheck: "false"}));
 }
 
+function playerNames() {
+  return $("players").value.split(",").map((name) => name.trim()).filter(Boolean);
+}
+
+function addField(path, value) {
+  const row = fieldRow(path, value);
+  $("fields").append(row);
+  return row.querySelector("input");
+}
+
 function show(kase) {
   $("game").value = kase.game;
   $("question").value = kase.question || "";
@@ -167,7 +219,7 @@ function show(kase) {
 function seers() {
   const select = $("seen-by");
   const was = select.value || "0";
-  const names = $("players").value.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = playerNames();
   select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
     ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
   select.value = was === "spectator" || Number(was) < names.length ? was : "0";
@@ -200,7 +252,7 @@ function clickBoard(event) {
     markChosen();
     return;
   }
-  const place = moves.place(event.target);
+  const place = chosen && moves.place(event.target, chosen);
   if (!chosen || !place) return;
   const error = $("case-error");
   try { moves.move(chosen, place); } catch {
@@ -232,7 +284,7 @@ function read() {
   });
   return {
     game: $("game").value, question: $("question").value,
-    players: $("players").value.split(",").map((name) => name.trim()).filter(Boolean),
+    players: playerNames(),
     seed: Number($("seed").value), setup, readings,
     commands: $("commands").value.split("\n").map((line) => line.trim()).filter(Boolean),
   };
