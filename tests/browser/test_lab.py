@@ -229,6 +229,48 @@ def test_m5_a_fish_and_the_boat_move_by_clicks_and_a_refusal_shows_its_rule(
     page.context.close()
 
 
+def cards(page: Page, row: str) -> list[str]:
+    """The cards shown in one of the Autorama rows, in order."""
+    shown: list[str] = page.locator(f'#cards [data-row="{row}"] button').evaluate_all(
+        "(buttons) => buttons.map((b) => b.dataset.card)"
+    )
+    return shown
+
+
+def test_f1_f4_autorama_cards_move_between_rows_by_clicks(
+    browser: Browser, served: Served, screens: Path
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", "autorama")
+    deck = field(page, "scenario.advisor_deck")
+    out = '#cards [data-row="out.advisor"]'
+    expect(page.locator(out + " button")).to_have_count(27)  # 30 in the box, 3 in the deck (F1)
+    assert cards(page, "scenario.advisor_deck") == ["1", "2", "3"]
+    # A deck of 2 cannot deal a round to 3 players: refused, with the rule.
+    page.click('#cards [data-row="scenario.advisor_deck"] button[data-card="1"]')
+    expect(page.locator("#chosen")).to_contain_text("Sales Associate 1 chosen")
+    page.click(out)
+    expect(page.locator(deck)).to_have_value("[2,3]")
+    expect(page.locator("#board-refusal")).to_contain_text("Refused: F4: ")
+    expect(page.locator(out + " button")).to_have_count(28)
+    # General Manager 30 goes on top, before card 2: the round reveals 30, 2, 3.
+    page.click(out + ' button[data-card="30"]')
+    page.click('#cards [data-row="scenario.advisor_deck"] button[data-card="2"]')
+    expect(page.locator(deck)).to_have_value("[30,2,3]")
+    expect(page.locator("#board-refusal")).to_be_hidden()
+    expect(page.locator("#side-0")).to_contain_text("General Manager 30")
+    assert cards(page, "scenario.advisor_deck") == ["30", "2", "3"]
+    # A vehicle goes only to a row of vehicles: nothing changes.
+    page.click('#cards [data-row="scenario.vehicle_deck"] button[data-card="1"]')
+    page.click('#cards [data-row="scenario.advisors.1"]')
+    expect(page.locator("#chosen")).to_contain_text("goes only to a row of vehicles")
+    expect(page.locator(deck)).to_have_value("[30,2,3]")
+    expect(page.locator(field(page, "scenario.advisors"))).to_have_value("[]")
+    if os.environ.get("AVANTI_SCREENS"):
+        page.locator("#cards").screenshot(path=screens / "lab-autorama-cards.png")
+    page.context.close()
+
+
 HANDS = avanti.lab.Case.from_data(
     {
         "game": "avanti",

@@ -84,6 +84,26 @@ def test_a_refused_position_comes_back_in_words_naming_the_rule() -> None:
     assert data["test"] is None
 
 
+def test_f1_an_autorama_answer_lists_the_box_and_a_board_game_s_does_not() -> None:
+    autorama = {
+        "game": "autorama",
+        "players": ["Isaac", "Becky", "Chloe"],
+        "readings": [{"name": "book", "options": {}}, {"name": "book", "options": {}}],
+    }
+    (answer,) = call("POST", "/lab/compare", autorama)
+    box = answer.json()["box"]
+    assert [item["card"] for item in box["advisor"]] == list(range(1, 31))
+    assert [item["card"] for item in box["vehicle"]] == list(range(1, 31))
+    checks = [item["card"] for item in box["check"]]
+    assert len(checks) == 30
+    assert checks == sorted([0, *range(2, 16)] * 2)
+    assert box["advisor"][0]["words"] == "Sales Associate 1"
+    assert box["advisor"][29]["words"] == "General Manager 30"
+    assert box["check"][-1]["words"] == "a check of $15,000"
+    (board,) = call("POST", "/lab/compare", A21)
+    assert board.json()["box"] is None
+
+
 def test_a_case_too_long_for_a_link_is_answered_without_one() -> None:
     (answer,) = call("POST", "/lab/compare", {**A21, "commands": ["drive " * 16] * 200})
     assert answer.status_code == 200

@@ -6,7 +6,10 @@ the answers out, and the lab page.
   command the library refuses comes back as that reading's ``refusal``, in words naming its
   rule: the lab checks every change by asking this. The query parameter ``seen_by`` (a seat
   number, or ``spectator``, the default) says whose view the pictures draw: a seat sees its own
-  hand face up. The events in words tell every hidden fact either way.
+  hand face up. The events in words tell every hidden fact either way. For For Sale: Autorama
+  the answer's ``box`` lists the cards in the game's box by kind (F1: advisors and vehicles 1-30,
+  checks 0 and 2-15 twice), each with its words, so the page can show the cards a position
+  leaves out of the game; for the games drawn on a board it is ``null``.
 - ``POST /lab/replay``: a saved game (a document as ``avanti play --save`` or the store writes
   it) in; its picture and the events in words at every command boundary out, every hidden
   fact shown: the lines tell every card drawn and dealt, and ``seen_by`` (as above) draws the
@@ -93,9 +96,25 @@ def compare_data(case: Case, seen_by: int | None = None) -> dict[str, JSONValue]
         ],
         "same": comparison.same,
         "seen_by": seen_by,
+        "box": _box(case.game),
         "fragment": fragment,
         "case": case.to_data(),
         "test": pytest_text(case) if comparison.trials[0].refusal is None else None,
+    }
+
+
+def _box(game: str) -> JSONValue:
+    """The cards in ``game``'s box by kind, each with its words: Autorama's three decks (F1), for
+    the page's card rows; ``None`` for the games whose positions are clicked on the board."""
+    if game != "autorama":
+        return None
+    from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES, dollars
+    from avanti.autorama.describe import advisor_name
+
+    return {
+        "advisor": [{"card": card, "words": advisor_name(card)} for card in ADVISORS],
+        "vehicle": [{"card": card, "words": f"vehicle {card}"} for card in VEHICLES],
+        "check": [{"card": card, "words": f"a check of {dollars(card)}"} for card in CHECKS],
     }
 
 

@@ -88,6 +88,9 @@ const MOVES = {
       input.value = JSON.stringify(distances);
     },
   },
+  autorama: {
+    hint: "Click a card in the rows under the picture, then the row it goes to or the card it goes before (F1).",
+  },
   mare: {
     piece: (name) => name === "boat" || /^fish-/.test(name),
     place: (target) => target.closest("[data-place]"),
@@ -153,6 +156,120 @@ function mareLayer(svg) {
   svg.append(layer);
 }
 
+// For Sale: Autorama's position is its cards, so the lab draws them as rows under the picture:
+// each deck (its top card first), each seat's advisors, kept advisors (F12), vehicles and
+// checks, and the cards out of the game (F1: those the position names nowhere). Click a card,
+// then a row (it goes last) or a card (it goes just before it); a card moves only among rows
+// of its own kind. The library sorts hands, so only a deck's order counts.
+const DECKS = [["advisor", "advisor_deck", "the advisor deck"], ["vehicle", "vehicle_deck", "the vehicle deck"],
+  ["check", "check_deck", "the check deck"]];
+const HANDS = [["advisor", "advisors", "advisors in hand"], ["advisor", "kept", "advisors kept (F12)"],
+  ["vehicle", "vehicles", "vehicles"], ["check", "checks", "checks won"]];
+let box = null;       // the cards in the game's box by kind, as the server sends them (F1)
+let picked = null;    // the card picked in the rows: {row, index}
+
+function fieldValue(path, fallback) {
+  const input = $(fieldId(path));
+  return input ? JSON.parse(input.value) : fallback;
+}
+
+function cardRows() {
+  const n = playerNames().length;
+  const rows = DECKS.map(([kind, key, words]) => ({
+    id: `scenario.${key}`, kind, words: `${words} (top first)`, cards: [...fieldValue(`scenario.${key}`, [])],
+  }));
+  const names = playerNames();
+  names.forEach((name, seat) => {
+    for (const [kind, key, words] of HANDS) {
+      const hands = fieldValue(`scenario.${key}`, []);
+      rows.push({id: `scenario.${key}.${seat}`, kind, words: `${name}: ${words}`,
+        cards: [...((hands.length ? hands : Array(n).fill([]))[seat] || [])]});
+    }
+  });
+  for (const [kind, plural] of [["advisor", "advisors"], ["vehicle", "vehicles"], ["check", "checks"]]) {
+    const left = new Map();
+    for (const {card} of box[kind]) left.set(card, (left.get(card) || 0) + 1);
+    for (const row of rows) {
+      if (row.kind !== kind) continue;
+      for (const card of row.cards) left.set(card, (left.get(card) || 0) - 1);
+    }
+    const out = [...left].flatMap(([card, count]) => Array(Math.max(0, count)).fill(card));
+    rows.push({id: `out.${kind}`, kind, words: `${plural} out of the game (F1)`, cards: out});
+  }
+  return rows;
+}
+
+function writeRow(row) {
+  const [where, key, seat] = row.id.split(".");
+  if (where === "out") return;
+  const path = `${where}.${key}`;
+  const input = $(fieldId(path)) || addField(path, []);
+  if (seat === undefined) { input.value = JSON.stringify(row.cards); return; }
+  const n = playerNames().length;
+  const hands = JSON.parse(input.value);
+  const all = hands.length ? hands : Array(n).fill([]);
+  all[Number(seat)] = [...row.cards].sort((a, b) => a - b);
+  input.value = JSON.stringify(all);
+}
+
+function drawCards() {
+  const cards = $("cards");
+  cards.hidden = $("game").value !== "autorama" || box === null;
+  if (cards.hidden) { cards.replaceChildren(); return; }
+  let rows;
+  try { rows = cardRows(); } catch { cards.replaceChildren(el("p", {class: "error"},
+    "The position's fields are not JSON; fix them to move cards by clicks.")); return; }
+  const words = new Map(Object.entries(box).map(([kind, list]) => [kind,
+    new Map(list.map((item) => [item.card, item.words]))]));
+  cards.replaceChildren(...rows.map((row) => el("div", {class: `card-row kind-${row.kind}${row.id.startsWith("out.") ? " out" : ""}`,
+    "data-row": row.id, "data-kind": row.kind},
+    el("span", {}, row.words),
+    ...row.cards.map((card, index) => el("button", {type: "button", "data-card": String(card),
+      "data-index": String(index), title: words.get(row.kind).get(card) || String(card),
+      class: picked && picked.row === row.id && picked.index === index ? "chosen" : ""},
+      row.kind === "check" ? `$${card}k` : String(card))))));
+  cards.classList.toggle("choosing", picked !== null);
+}
+
+function clickCards(event) {
+  const rowNode = event.target.closest("[data-row]");
+  if (!rowNode) return;
+  const button = event.target.closest("button[data-card]");
+  const rows = cardRows();
+  const row = rows.find((item) => item.id === rowNode.dataset.row);
+  const hint = MOVES.autorama.hint;
+  if (picked === null) {
+    if (!button) return;
+    picked = {row: row.id, index: Number(button.dataset.index)};
+    $("chosen").textContent = `${button.title} chosen: click the row it goes to, or the card it goes before.`;
+    drawCards();
+    return;
+  }
+  if (button && picked.row === row.id && picked.index === Number(button.dataset.index)) {
+    picked = null;
+    $("chosen").textContent = hint;
+    drawCards();
+    return;
+  }
+  const from = rows.find((item) => item.id === picked.row);
+  const card = from.cards[picked.index];
+  const name = box[from.kind].find((item) => item.card === card)?.words || String(card);
+  if (row.kind !== from.kind) {
+    $("chosen").textContent = `${name} is a card of the ${from.kind} deck: it goes only to a row of ${from.kind}s.`;
+    return;
+  }
+  let at = button ? Number(button.dataset.index) : row.cards.length;
+  from.cards.splice(picked.index, 1);
+  if (from === row && picked.index < at) at -= 1;
+  row.cards.splice(at, 0, card);
+  picked = null;
+  writeRow(from);
+  if (row !== from) writeRow(row);
+  $("chosen").textContent = `${name} moved. ${hint}`;
+  drawCards();
+  play();
+}
+
 function toFragment(text) {
   const bytes = new TextEncoder().encode(text);
   let binary = "";
@@ -213,6 +330,9 @@ function show(kase) {
   $("commands").value = kase.commands.join("\n");
   seers();
   chosen = null;
+  picked = null;
+  if (kase.game !== "autorama") box = null;
+  drawCards();
   $("chosen").textContent = (MOVES[kase.game] || {}).hint || "Type the position in the fields below.";
 }
 
@@ -244,7 +364,7 @@ function markChosen() {
 
 function clickBoard(event) {
   const moves = MOVES[$("game").value];
-  if (!moves) return;
+  if (!moves || !moves.piece) return;
   const piece = event.target.closest("[data-piece]");
   if (piece && moves.piece(piece.dataset.piece)) {
     chosen = chosen === piece.dataset.piece ? null : piece.dataset.piece;
@@ -351,6 +471,8 @@ async function play() {
       : `The readings part at ${parts} step${parts === 1 ? "" : "s"}: the marked lines.`;
     $("verdict").dataset.same = String(answer.same);
     keep(answer);
+    box = answer.box ?? null;
+    drawCards();
     document.body.dataset.played = String(Number(document.body.dataset.played || 0) + 1);
   } catch (problem) {
     if (mine !== asked) return;
@@ -409,6 +531,7 @@ function start() {
     if (event.target.id !== "game") play();
   });
   $("board").addEventListener("click", clickBoard);
+  $("cards").addEventListener("click", clickCards);
   $("game").addEventListener("change", () => { show(STARTS[$("game").value]); play(); });
   $("load-json").addEventListener("click", () => {
     try { show(JSON.parse($("json").value)); play(); } catch {
