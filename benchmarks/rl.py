@@ -11,8 +11,9 @@ In one run, for every game of the catalog:
   generators), and the microseconds per step count every action applied, chance outcomes
   included, so that a game's figure stands beside OpenSpiel's own games';
 - PettingZoo steps per second (``env.last()`` and ``env.step``, random legal actions from the
-  mask) against the plain loop's commands per second, and against the plain loop that also
-  encodes each step's observation (what an environment must hand its agent), and
+  mask) against the plain loop's commands per second, against the plain loop that also
+  encodes each step's observation (what an environment must hand its agent), against
+  PettingZoo's own floor (an env that does nothing, in the same wrapper: :func:`floor_env`), and
   PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` under the same loop (each left
   out, and said so, where its package cannot be imported);
 - OpenSpiel's MCTS bot (100 simulations, random rollouts) playing whole games of Avanti mare!;
@@ -34,7 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 PLAYERS = {"avanti": 4, "mare": 3, "autorama": 4}
 """Players per game in every measurement."""
@@ -171,6 +172,77 @@ def ecosystem_envs() -> dict[str, Any]:
         except Exception as error:  # a missing optional package (rlcard, pygame)
             envs[name] = f"not installed here ({type(error).__name__}: {error})"
     return envs
+
+
+FLOOR_LENGTH = 30
+"""Steps of each episode of :func:`floor_env`."""
+
+
+def floor_env() -> Any:
+    """PettingZoo's own cost per step: an AEC env of two agents whose rules, observation and
+    mask cost nothing (the same arrays every step, every action legal, the episode over after
+    :data:`FLOOR_LENGTH` steps), wrapped in ``OrderEnforcingWrapper`` as ``env()`` wraps the
+    games. Under :func:`zoo_loop` it times the loop, ``last``, the wrapper's forwarding and the
+    rewards' bookkeeping alone: what no environment under that wrapper can go below."""
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import AgentSelector, wrappers
+
+    class Floor(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
+        metadata: ClassVar[dict[str, Any]] = {
+            "name": "floor_v0",
+            "render_modes": [],
+            "is_parallelizable": False,
+        }
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["player_0", "player_1"]
+            self._seen = {
+                "observation": np.zeros(8, np.float32),
+                "action_mask": np.ones(4, np.int8),
+            }
+            self._space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (8,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (4,), np.int8),
+                }
+            )
+
+        def observation_space(self, agent: str) -> Any:
+            return self._space
+
+        def action_space(self, agent: str) -> Any:
+            return spaces.Discrete(4)
+
+        def observe(self, agent: str) -> Any:
+            return self._seen
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+            self._selector = AgentSelector(self.agents)
+            self.agent_selection = self._selector.next()
+            self.steps = 0
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent]:
+                self._was_dead_step(action)
+                return
+            self.steps += 1
+            self._cumulative_rewards[agent] = 0.0
+            if self.steps >= FLOOR_LENGTH:
+                self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self._selector.next()
+            self._accumulate_rewards()
+
+    return wrappers.OrderEnforcingWrapper(Floor())
 
 
 def sampled_game(name: str, players: int) -> Any:
@@ -358,33 +430,39 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         "\n| environment | steps/s | plain loop commands/s | cost per step |"
-        " plain loop with the observation | ratio |"
+        " plain loop with the observation | ratio | PettingZoo's floor alone |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, players in PLAYERS.items():
         figures = compare(
             {
                 "plain": plain_loop(name, players),
                 "observed": plain_loop(name, players, observe=True),
                 "zoo": zoo_loop(rl.env(name, players)),
+                "floor": zoo_loop(floor_env()),
             },
             args.games,
             args.repeats,
         )
         ratio = figures["zoo"][1] / figures["plain"][1]
         observed = figures["observed"][1] / figures["plain"][1]
+        floor = figures["floor"][1] / figures["plain"][1]
         met.append(ratio <= STEP_TARGET)
         print(
             f"| {name} ({players}) | {1 / figures['zoo'][1]:.0f} |"
             f" {1 / figures['plain'][1]:.0f} | {ratio:.2f}x |"
-            f" {1 / figures['observed'][1]:.0f} | {observed:.2f}x |"
+            f" {1 / figures['observed'][1]:.0f} | {observed:.2f}x | {floor:.2f}x |"
         )
+    floor_loop = {"floor": zoo_loop(floor_env())}
+    seconds, step = compare(floor_loop, args.games * 10, args.repeats)["floor"]
+    floor_row = "PettingZoo's floor (an env that does nothing, same loop)"
+    print(f"| {floor_row} | {1 / step:.0f} | | | | | |")
     for key, env in ecosystem_envs().items():
         if isinstance(env, str):
-            print(f"| {key} | {env} | | | | |")
+            print(f"| {key} | {env} | | | | | |")
             continue
         seconds, step = compare({key: zoo_loop(env)}, args.games * 10, args.repeats)[key]
-        print(f"| {key} (same loop) | {1 / step:.0f} | | | | |")
+        print(f"| {key} (same loop) | {1 / step:.0f} | | | | | |")
 
     if args.mcts_games:
         seconds = mcts_seconds(args.mcts_games, args.simulations)

@@ -24,6 +24,7 @@ def test_the_smallest_run_prints_every_table_and_the_targets() -> None:
         assert rows.count(game) == 2  # a playout row and an environment row
     assert "python_kuhn_poker (same loop)" in rows
     assert "python_block_dominoes (same loop)" in rows
+    assert "PettingZoo's floor (an env that does nothing, same loop)" in rows
     assert any(row.startswith("texas_holdem_v4") for row in rows)  # figures, or "not installed"
     assert any(line.startswith("MCTS (2 simulations") for line in lines)
     turns = [line for line in lines if line.startswith("MCTS in turns")]
