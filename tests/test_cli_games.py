@@ -508,3 +508,21 @@ def test_the_catalog_starts_a_game_with_the_sides_named() -> None:
     with pytest.raises(InvalidSetup, match="Avanti has no sides to pick"):
         GAMES["avanti"].new_game(["Ann", "Bob", "Cy"], seed=1, sides=["fish-friends"] * 3)
     assert GAMES["autorama"].narrate([], None, seat=0) == ()
+
+
+def test_f1_the_catalog_lists_autorama_s_box_by_kind_and_no_box_for_the_board_games() -> None:
+    """F1: 30 advisors (F4-F19 kinds), 30 vehicles numbered 1-30, and 30 checks ($0 and $2,000
+    to $15,000, two of each); Avanti and Avanti mare! are set on the board, so they have none."""
+    box = GAMES["autorama"].box()
+    assert box is not None
+    assert set(box) == {"advisor", "vehicle", "check"}
+    assert [card for card, _ in box["advisor"]] == list(range(1, 31))
+    assert box["advisor"][0] == (1, "Sales Associate 1")
+    assert box["vehicle"][29] == (30, "vehicle 30")
+    checks = [card for card, _ in box["check"]]
+    assert len(checks) == 30
+    assert sorted(set(checks)) == [0, *range(2, 16)]
+    assert all(checks.count(value) == 2 for value in set(checks))
+    assert box["check"][0] == (0, "a check of $0")
+    assert GAMES["avanti"].box() is None
+    assert GAMES["mare"].box() is None

@@ -113,6 +113,16 @@ class GameInfo:
         lines: tuple[str, ...] = narrate(events, setup, seat=seat, after=after)
         return lines
 
+    def box(self) -> dict[str, tuple[tuple[int, str], ...]] | None:
+        """The game's cards by kind, each with its words (the package's ``box``), for a tool
+        that lists them, such as the lab's card rows; ``None`` for a game without one, whose
+        positions are set on the board."""
+        box = getattr(self.load(), "box", None)
+        if box is None:
+            return None
+        cards: dict[str, tuple[tuple[int, str], ...]] = box()
+        return cards
+
     def player_names(self, count: int | None = None) -> tuple[str, ...]:
         """``count`` distinct player names: the default table, then more names as needed.
 

@@ -27,7 +27,7 @@ from avanti.autorama.commands import (
     TakeBack,
     UseMechanic,
 )
-from avanti.autorama.describe import advisor_name, describe, narrate
+from avanti.autorama.describe import advisor_name, box, describe, narrate
 from avanti.autorama.encoding import AutoramaEncoding, encoding
 from avanti.autorama.events import (
     AdvisorHired,
@@ -125,6 +125,7 @@ __all__ = [
     "View",
     "advisor_name",
     "best_assignment",
+    "box",
     "decide",
     "describe",
     "dollars",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from avanti.autorama.cards import dollars, kind_of
+from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES, dollars, kind_of
 from avanti.autorama.events import (
     AdvisorHired,
     AdvisorPlayed,
@@ -31,12 +31,28 @@ from avanti.autorama.events import (
 )
 from avanti.autorama.setup import PublicSetup, Setup
 
-__all__ = ["advisor_name", "describe", "narrate"]
+__all__ = ["advisor_name", "box", "describe", "narrate"]
 
 
 def advisor_name(advisor: int) -> str:
     """An advisor by kind and number (F4-F19): ``advisor_name(15) == "Fleet Manager 15"``."""
     return f"{kind_of(advisor).value} {advisor}"
+
+
+def box() -> dict[str, tuple[tuple[int, str], ...]]:
+    """The cards in the box by kind (F1), each with its words, in deck order: ``"advisor"``,
+    ``"vehicle"`` and ``"check"`` map to ``(card, words)`` pairs.
+
+    >>> box()["advisor"][14]
+    (15, 'Fleet Manager 15')
+    >>> box()["check"][-1]
+    (15, 'a check of $15,000')
+    """
+    return {
+        "advisor": tuple((card, advisor_name(card)) for card in ADVISORS),
+        "vehicle": tuple((card, f"vehicle {card}") for card in VEHICLES),
+        "check": tuple((card, f"a check of {dollars(card)}") for card in CHECKS),
+    }
 
 
 def _list(cards: tuple[int, ...]) -> str:

@@ -30,7 +30,7 @@ from anyio import to_thread
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from avanti.catalog import info_for_document
+from avanti.catalog import game_info, info_for_document
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError, DecodeError, InvalidArgument
 from avanti.lab import Case, Comparison, compare, pytest_text
@@ -104,17 +104,15 @@ def compare_data(case: Case, seen_by: int | None = None) -> dict[str, JSONValue]
 
 
 def _box(game: str) -> JSONValue:
-    """The cards in ``game``'s box by kind, each with its words: Autorama's three decks (F1), for
-    the page's card rows; ``None`` for the games whose positions are clicked on the board."""
-    if game != "autorama":
+    """The cards in ``game``'s box by kind, each with its words
+    (:meth:`avanti.catalog.GameInfo.box`: Autorama's three decks, F1), for the page's card
+    rows; ``None`` for the games whose positions are clicked on the board."""
+    box = game_info(game).box()
+    if box is None:
         return None
-    from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES, dollars
-    from avanti.autorama.describe import advisor_name
-
     return {
-        "advisor": [{"card": card, "words": advisor_name(card)} for card in ADVISORS],
-        "vehicle": [{"card": card, "words": f"vehicle {card}"} for card in VEHICLES],
-        "check": [{"card": card, "words": f"a check of {dollars(card)}"} for card in CHECKS],
+        kind: [{"card": card, "words": words} for card, words in cards]
+        for kind, cards in box.items()
     }
 
 
