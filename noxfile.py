@@ -30,10 +30,13 @@ LONG_RUNS = (
     "tests/store/test_benchmark.py",
     "tests/test_benchmarks.py",
     "tests/rl/test_rl_benchmark.py",
-    "tests/browser/test_play.py",
+    "tests/browser",
 )
-"""Tests that play thousands of games, run the benchmarks small, or play whole games through a
-browser: the first Python runs them; the others leave them out, to keep the gate's time."""
+"""Tests that play thousands of games, run the benchmarks small, or drive a browser: the first
+Python runs them; the others leave them out, to keep the gate's time. The browser tests play
+whole games through the pages (a third of the first Python's test time), and the pages are the
+same files on every Python; the server under them is tested on each Python by
+``tests/server``."""
 
 _PYTHON_LINKS = Path(__file__).parent / ".nox" / "_pythons"
 
