@@ -43,6 +43,7 @@ def box() -> dict[str, tuple[tuple[int, str], ...]]:
     """The cards in the box by kind (F1), each with its words, in deck order: ``"advisor"``,
     ``"vehicle"`` and ``"check"`` map to ``(card, words)`` pairs.
 
+    >>> from avanti.autorama import box
     >>> box()["advisor"][14]
     (15, 'Fleet Manager 15')
     >>> box()["check"][-1]
