@@ -683,6 +683,10 @@ picture.addEventListener("click", (event) => {
     }
   }
   if (Object.keys(fields).length === 0) { disarm(); return; }
+  // A picture still catching up (a move being drawn) or a command under way takes no click,
+  // as the buttons are disabled then: a narrowing made on a picture older than the legal
+  // commands would outlive the click (the buttons stayed narrowed once the drawing caught up).
+  if (state.pending || state.shown < state.version) return;
   if (state.seat === null) {
     say("A spectator sends no commands: open a seat's join link to play.");
     return;
