@@ -272,6 +272,28 @@ def test_f1_f4_autorama_cards_move_between_rows_by_clicks(
     page.context.close()
 
 
+def test_f1_a_card_picked_before_its_row_is_typed_anew_must_be_picked_again(
+    browser: Browser, served: Served
+) -> None:
+    page = lab(browser, f"{served.url}/lab")
+    page.select_option("#game", "autorama")
+    deck = field(page, "scenario.advisor_deck")
+    expect(page.locator(deck)).to_have_value("[1,2,3]")
+    page.click('#cards [data-row="scenario.advisor_deck"] button[data-card="1"]')
+    expect(page.locator("#chosen")).to_contain_text("Sales Associate 1 chosen")
+    # The deck is typed anew while its top card is picked: that place now holds card 5, which
+    # was never picked, so the pick is dropped and the next click on a row moves nothing.
+    page.fill(deck, "[5,6,7]")
+    page.press(deck, "Tab")
+    expect(page.locator("#chosen")).to_contain_text("pick it again")
+    expect(page.locator("#cards button.chosen")).to_have_count(0)
+    page.click('#cards [data-row="out.advisor"] > span')
+    expect(page.locator(deck)).to_have_value("[5,6,7]")
+    assert cards(page, "scenario.advisor_deck") == ["5", "6", "7"]
+    expect(page.locator('#cards [data-row="out.advisor"] button')).to_have_count(27)
+    page.context.close()
+
+
 HANDS = avanti.lab.Case.from_data(
     {
         "game": "avanti",

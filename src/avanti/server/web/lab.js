@@ -166,7 +166,7 @@ const DECKS = [["advisor", "advisor_deck", "the advisor deck"], ["vehicle", "veh
 const HANDS = [["advisor", "advisors", "advisors in hand"], ["advisor", "kept", "advisors kept (F12)"],
   ["vehicle", "vehicles", "vehicles"], ["check", "checks", "checks won"]];
 let box = null;       // the cards in the game's box by kind, as the server sends them (F1)
-let picked = null;    // the card picked in the rows: {row, index}
+let picked = null;    // the card picked in the rows: {row, index, card}
 
 function fieldValue(path, fallback) {
   const input = $(fieldId(path));
@@ -240,7 +240,7 @@ function clickCards(event) {
   const hint = MOVES.autorama.hint;
   if (picked === null) {
     if (!button) return;
-    picked = {row: row.id, index: Number(button.dataset.index)};
+    picked = {row: row.id, index: Number(button.dataset.index), card: button.dataset.card};
     $("chosen").textContent = `${button.title} chosen: click the row it goes to, or the card it goes before.`;
     drawCards();
     return;
@@ -252,7 +252,12 @@ function clickCards(event) {
     return;
   }
   const from = rows.find((item) => item.id === picked.row);
-  const card = from.cards[picked.index];
+  const card = from ? from.cards[picked.index] : undefined;
+  if (card === undefined || String(card) !== picked.card) {
+    // The rows are read from the fields: one edited since the pick moved the cards under it.
+    dropPick();
+    return;
+  }
   const name = box[from.kind].find((item) => item.card === card)?.words || String(card);
   if (row.kind !== from.kind) {
     $("chosen").textContent = `${name} is a card of the ${from.kind} deck: it goes only to a row of ${from.kind}s.`;
@@ -268,6 +273,12 @@ function clickCards(event) {
   $("chosen").textContent = `${name} moved. ${hint}`;
   drawCards();
   play();
+}
+
+function dropPick() {
+  picked = null;
+  $("chosen").textContent = `The position changed since the card was picked: pick it again. ${MOVES.autorama.hint}`;
+  drawCards();
 }
 
 function toFragment(text) {
@@ -528,6 +539,7 @@ function start() {
   $("case").addEventListener("submit", (event) => { event.preventDefault(); play(); });
   $("case").addEventListener("change", (event) => {
     if (event.target.id === "players") seers();
+    if (picked !== null && event.target.id !== "game") dropPick();
     if (event.target.id !== "game") play();
   });
   $("board").addEventListener("click", clickBoard);
