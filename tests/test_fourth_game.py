@@ -101,6 +101,16 @@ def test_replay_and_validate_read_the_toy_by_its_format(catalog: GameInfo, tmp_p
     assert (code, text) == (0, f"{path}: a valid Toy race game, 5 events, in progress.\n")
 
 
+def test_two_workers_play_the_toy_registered_in_this_process_only(catalog: GameInfo) -> None:
+    # The workers start from a clean process, whose catalog holds the three built-in games
+    # only: each task carries the toy's entry along.
+    plan = Plan("toy", ("heuristic", "random"), 6, seed=3)
+    two = run(plan, workers=2)
+    assert two == run(plan, workers=1)
+    assert [record.index for record in two] == list(range(6))
+    assert all(len(record.winners) == 1 for record in two)  # a race has one winner
+
+
 def test_simulate_reports_the_toy_from_its_outcomes(catalog: GameInfo) -> None:
     code, text = cli(
         "simulate", "--game", "toy", "--games", "20", "--bots", "heuristic,random", "--json"

@@ -2,4 +2,5 @@
 
 from avanti.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # worker processes may import this module; only a run starts the CLI
+    raise SystemExit(main())

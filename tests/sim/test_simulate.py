@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from avanti import mare
 from avanti.bots.driver import play
+from avanti.bots.engines import LocalEngine
 from avanti.bots.kit import make_bot
 from avanti.bots.seeds import bot_seed, game_seed
 from avanti.bots.simulate import (
@@ -97,6 +102,38 @@ def test_a_bot_that_cannot_be_pickled_plays_on_one_worker_only() -> None:
     assert len(run(plan, workers=1)) == 2
     with pytest.raises(InvalidArgument, match="cannot be sent to worker processes"):
         run(plan, workers=2)
+
+
+def parent(_: int) -> int:
+    """In a worker: the process that started it."""
+    return os.getppid()
+
+
+def test_workers_start_from_a_clean_process_not_as_forks_of_the_caller() -> None:
+    engine = LocalEngine(2)
+    try:
+        parents = {engine.submit(parent, n).result(timeout=60) for n in range(4)}
+    finally:
+        engine.close()
+    # A fork of this process (threads and all: the test runner's, a progress bar's) would name
+    # it as its parent; the workers come from the server process that the pool starts instead.
+    assert os.getpid() not in parents
+    assert len(parents) == 1
+
+
+def test_a_script_without_a_main_guard_is_told_why_its_workers_broke(tmp_path: Path) -> None:
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from avanti.bots.simulate import Plan, run\n"
+        'run(Plan("mare", ("random", "random"), 4), workers=2)\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert "BrokenProcessPool" in done.stderr
+    assert 'under `if __name__ == "__main__":`' in done.stderr.splitlines()[-1]
 
 
 def test_bad_bots_are_refused_before_any_game() -> None:

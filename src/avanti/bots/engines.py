@@ -7,7 +7,9 @@ worker and gathers them as they finish. Three engines fill it in:
 - :class:`LocalEngine` with one worker plays each task in this process, at once (nothing to
   pickle, nothing to start: the default for one worker).
 - :class:`LocalEngine` with several workers runs a ``concurrent.futures.ProcessPoolExecutor``
-  on this machine.
+  on this machine, its processes started by a clean server process (``forkserver``, or
+  ``spawn`` where there is none), never forked from the caller, whose threads (Ray's, a web
+  server's) a fork could leave holding a lock.
 - :class:`RayEngine` runs tasks on a Ray cluster: a local one it starts itself, or an existing
   one given by its address (``ray`` comes with the ``ray`` extra: ``pip install 'avanti[ray]'``).
 
@@ -69,8 +71,11 @@ class Engine(Protocol):
 class LocalEngine:
     """This machine: one worker plays in this process; more run a process pool.
 
-    The pool's processes ignore Ctrl-C, which the calling process handles once: it closes the
-    engine with ``cancel=True``, which terminates them.
+    The pool's processes start from a clean server process (see the module's docstring), so what
+    they run must be importable by name, as :meth:`Plan.check_portable
+    <avanti.bots.simulate.Plan.check_portable>` asks of a plan for more than one worker. They
+    ignore Ctrl-C, which the calling process handles once: it closes the engine with
+    ``cancel=True``, which terminates them.
     """
 
     def __init__(self, workers: int = 1) -> None:
@@ -81,7 +86,13 @@ class LocalEngine:
         self._others: set[multiprocessing.process.BaseProcess] = set()
         if workers > 1:
             self._others = set(multiprocessing.active_children())
-            self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            start = (
+                "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            )
+            context = multiprocessing.get_context(start)
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_ignore_interrupts
+            )
 
     @property
     def workers(self) -> int:
@@ -134,9 +145,8 @@ def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
 
 def _ignore_interrupts() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the run and reports once, and let
-    SIGTERM end the worker at once, whatever handler a forked worker inherited (a driver that
-    also runs Ray has one that exits cleanly, which would let a stopped worker finish its
-    batch)."""
+    SIGTERM end the worker at once (a handler that exits cleanly, as Ray's does, would let a
+    stopped worker finish its batch)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

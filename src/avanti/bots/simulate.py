@@ -23,6 +23,7 @@ import pickle
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from attrs import field, frozen
@@ -290,12 +291,26 @@ def play_one(plan: Plan, index: int) -> GameRecord:
     return _play(plan, index, info, kit_for(info))
 
 
+_BROKEN = (
+    "It was killed (out of memory?), or it could not import the main module: each worker "
+    "imports it afresh, so a script that simulates on several workers keeps its top level "
+    'under `if __name__ == "__main__":`.'
+)
+"""What :func:`run` adds to a broken process pool's message."""
+
+
 @frozen
 class Batch:
-    """One task: the plan and the indices of the games to play."""
+    """One task: the plan, the indices of the games to play, and the game's catalog entry.
+
+    :func:`run` sends the entry along, so that a worker process plays a game that was added to
+    the catalog in the calling process only (:func:`~avanti.catalog.register`); without it the
+    worker looks the game up in its own catalog.
+    """
 
     plan: Plan
     indices: tuple[int, ...]
+    info: GameInfo | None = None
 
 
 @frozen
@@ -309,7 +324,7 @@ class BatchResult:
 def play_batch(batch: Batch) -> BatchResult:
     """Play the games of ``batch`` (the function every engine runs)."""
     start = time.perf_counter()
-    info = game_info(batch.plan.game)
+    info = batch.info if batch.info is not None else game_info(batch.plan.game)
     kit = kit_for(info)
     records = tuple(_play(batch.plan, index, info, kit) for index in batch.indices)
     return BatchResult(records, time.perf_counter() - start)
@@ -355,6 +370,7 @@ def run(
             f"{len(beyond)} finished games lie beyond the plan's {plan.games} (the first is "
             f"game {beyond[0]}); a run may grow, never shrink"
         )
+    info = game_info(plan.game)
     own = engine is None
     if engine is None:
         engine = LocalEngine(workers)
@@ -373,11 +389,14 @@ def run(
                 chunk = tuple(todo[position : position + size])
                 position += len(chunk)
                 largest = max(largest, len(chunk))
-                in_flight[engine.submit(play_batch, Batch(plan, chunk))] = len(chunk)
+                in_flight[engine.submit(play_batch, Batch(plan, chunk, info))] = len(chunk)
             finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in finished:
                 del in_flight[future]
-                result = future.result()
+                try:
+                    result = future.result()
+                except BrokenProcessPool as error:
+                    raise BrokenProcessPool(f"{error} {_BROKEN}") from error
                 if result.records:
                     per_game = result.seconds / len(result.records)
                 for record in result.records:
