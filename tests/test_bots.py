@@ -245,10 +245,13 @@ def test_an_interrupted_simulation_stops_its_workers() -> None:
     # every worker that was seen must have been stopped, not left to finish its queued games
     # (that would take minutes and end with exit code 0). The workers start from a clean server
     # process, so none inherits a handler of this one's (Ray's SIGTERM handler exits cleanly).
+    # That server reports a worker's exit code once: when the pool's own thread joins the worker
+    # at the same moment as this one, the second reader finds the report gone and records 255
+    # (multiprocessing's popen_forkserver), though the worker ended by the signal all the same.
     assert 1 <= len(workers) <= 2
     for worker in workers:
         worker.join(timeout=30)
-        assert worker.exitcode in (-signal.SIGTERM, -signal.SIGKILL)
+        assert worker.exitcode in (-signal.SIGTERM, -signal.SIGKILL, 255)
 
 
 KIT = attrs.evolve(kit_for(MARE), sampler=None)

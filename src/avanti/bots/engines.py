@@ -129,7 +129,8 @@ def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
 
     Returns once each worker's exit code is known. The pool's own thread may reap a worker at
     the same moment (after ``shutdown``); then this process's ``join`` returns before the exit
-    code is recorded, so it waits a little for that too.
+    code is recorded, so it waits a little for that too (the forkserver reports a code once, so
+    the second of two such readers records 255).
     """
     for worker in workers:
         worker.terminate()
