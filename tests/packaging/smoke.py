@@ -4,7 +4,8 @@ environment from a folder outside the checkout: ``python -I smoke.py EXTRA [ARGU
 ``core`` (the wheel with no extra) plays the README's game and keeps a game in SQLite, and
 finds none of the extras' packages; each extra then uses what it brings: ``cli`` watches a game
 of Avanti mare!, ``plot`` (beside ``cli``, whose ``simulate --plot`` draws) draws win rates to
-a PNG, ``server`` runs the game server app under uvicorn and talks to it over HTTP,
+a PNG, ``server`` runs the game server app under uvicorn, then ``avanti serve`` and
+``avanti lab``, and talks to each over HTTP,
 ``postgres`` keeps a game on the PostgreSQL server named by ARGUMENT (a connection string),
 ``rl`` steps a PettingZoo environment and loads an OpenSpiel game, ``ray`` plays games on a
 local Ray cluster. Each prints one line starting ``ok`` and exits 0, or fails with an
@@ -137,17 +138,14 @@ uvicorn.run(create_app(SQLiteEventStore(sys.argv[1])), host="127.0.0.1", port=in
 """The game server on an SQLite file and a loopback port, as an app embeds it."""
 
 
-def server(unused: str) -> str:
-    installed_here()
-    port = _free_port()
+def _answers(command: list[str], port: int, folder: str, paths: tuple[str, ...]) -> None:
+    """Start ``command``, wait until ``/health`` answers on ``port``, GET each of ``paths``
+    (each must answer 200 with JSON), then stop it. Its output goes to a log in ``folder``,
+    shown when it stops before it answers."""
     base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        database, log = str(Path(folder) / "games.db"), (Path(folder) / "serve.log").open("w")
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-c", SERVE, database, str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    log_path = Path(folder) / f"{Path(command[0]).name}-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 60
             while True:
@@ -156,21 +154,37 @@ def server(unused: str) -> str:
                     break
                 except OSError:
                     stopped = process.poll() is not None
-                    assert not stopped, (Path(folder) / "serve.log").read_text()[-2000:]
-                    assert time.monotonic() < deadline, "the server did not answer in 60 s"
+                    assert not stopped, f"{command[1:]}: {log_path.read_text()[-2000:]}"
+                    assert time.monotonic() < deadline, f"{command[1:]} did not answer in 60 s"
                     time.sleep(0.2)
             assert status == 200
-            status, schemas = _get(f"{base}/schemas/mare")
-            assert status == 200
-            assert isinstance(json.loads(schemas), dict), schemas[:200]
-            status, lobby = _get(f"{base}/games")
-            assert status == 200
-            assert isinstance(json.loads(lobby), dict | list), lobby[:200]
+            for path in paths:
+                status, body = _get(f"{base}{path}")
+                assert status == 200, (path, status)
+                assert isinstance(json.loads(body), dict | list), body[:200]
         finally:
             process.terminate()
             process.wait(timeout=30)
-            log.close()
-    return f"server: /health, /schemas/mare and the lobby /games answered on port {port}"
+
+
+def server(unused: str) -> str:
+    """The app embedded under uvicorn, then the documented commands ``avanti serve`` and
+    ``avanti lab`` as the ``server`` extra alone installs them (no ``cli`` extra, so no rich)."""
+    installed_here()
+    assert importlib.util.find_spec("rich") is None, "the server extra alone should bring no rich"
+    command = str(Path(sys.executable).with_name("avanti"))
+    ports = [_free_port() for _ in range(3)]
+    with tempfile.TemporaryDirectory() as folder:
+        database = str(Path(folder) / "games.db")
+        embedded = [sys.executable, "-I", "-c", SERVE, database, str(ports[0])]
+        _answers(embedded, ports[0], folder, ("/schemas/mare", "/games"))
+        served = [command, "serve", "--database", database, "--port", str(ports[1])]
+        _answers(served, ports[1], folder, ("/games",))
+        _answers([command, "lab", "--port", str(ports[2])], ports[2], folder, ())
+    return (
+        "server: the embedded app, avanti serve and avanti lab answered "
+        f"on ports {', '.join(map(str, ports))}"
+    )
 
 
 def postgres(dsn: str) -> str:

@@ -267,20 +267,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from avanti.cli import odds, play, simulate, watch
-
-    if args.command == "demo":
-        return watch.demo(args, out)
-    if args.command == "play":
-        return play.play(args, out, inp)
-    if args.command == "simulate":
-        return simulate.simulate(args, out)
-    if args.command == "tournament":
-        return simulate.tournament(args, out)
-    if args.command == "replay":
-        return watch.replay(args, out, inp)
-    if args.command == "validate":
-        return watch.validate(args, out)
+    # Each command imports only its own module: ``serve`` and ``lab`` run on the ``server``
+    # extra alone, which brings no rich (the terminal's modules import it at their top).
     if args.command == "serve":
         from avanti.cli.serve import serve
 
@@ -289,7 +277,30 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         from avanti.cli.lab import lab
 
         return lab(args, out)
-    return odds.odds_command(args, out)
+    if args.command == "demo":
+        from avanti.cli.watch import demo
+
+        return demo(args, out)
+    if args.command == "play":
+        from avanti.cli.play import play
+
+        return play(args, out, inp)
+    if args.command in ("simulate", "tournament"):
+        from avanti.cli import simulate
+
+        run = simulate.simulate if args.command == "simulate" else simulate.tournament
+        return run(args, out)
+    if args.command == "replay":
+        from avanti.cli.watch import replay
+
+        return replay(args, out, inp)
+    if args.command == "validate":
+        from avanti.cli.watch import validate
+
+        return validate(args, out)
+    from avanti.cli.odds import odds_command
+
+    return odds_command(args, out)
 
 
 def _check_odds(args: argparse.Namespace) -> None:
