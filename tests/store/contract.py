@@ -17,6 +17,7 @@ NOTIFY):
 
 from __future__ import annotations
 
+import collections
 import functools
 import threading
 import time
@@ -836,6 +837,95 @@ class StoreContract:
         with pytest.raises(VersionConflict):
             mine.execute("t", command, expected_version=seen.version)
         assert mine.load("t") == game.execute(command)
+
+    def test_an_append_expecting_metadata_is_refused_once_it_changed(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        make(store, seats=["Ann", "Bob"], bots={})
+        known = store.stream("g1").metadata
+        assert store.append("g1", [event(0)], 0, expected_metadata=known) == 1
+        # another handle hands a seat to a bot: an append that knew the old seats is refused
+        second.set_metadata("g1", {**known, "bots": {"1": "random"}})
+        with pytest.raises(MetadataChanged, match="'g1' changed meanwhile"):
+            store.append("g1", [event(1)], 1, expected_metadata=known, metadata_update={"x": 1})
+        assert store.stream("g1").version == 1  # nothing written: no event, no metadata
+        assert [r.position for r in store.read("g1")] == [0]
+        assert "x" not in store.stream("g1").metadata
+        # the version is checked first; equal as JSON is enough (key order does not matter)
+        now = dict(reversed(list(store.stream("g1").metadata.items())))
+        with pytest.raises(VersionConflict):
+            store.append("g1", [event(1)], 0, expected_metadata=now)
+        assert store.append("g1", [event(1)], 1, expected_metadata=now) == 2
+        with pytest.raises(InvalidArgument):
+            store.append("g1", [event(2)], 2, expected_metadata=["not", "an", "object"])  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_holding_a_game_decides_a_command_with_no_read(
+        self, store: EventStore, name: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        games = GameStore(store, hold=True)
+        game = new_game(name, seed=17)
+        games.create("t", game)
+        calls: collections.Counter[str] = collections.Counter()
+        for method in ("stream", "read", "append", "streams", "command_version"):
+            real = getattr(store, method)
+
+            def counted(*args: Any, _real: Any = real, _name: str = method, **kw: Any) -> Any:
+                calls[_name] += 1
+                return _real(*args, **kw)
+
+            monkeypatch.setattr(store, method, counted)
+        for _ in range(5):
+            command = game.legal_commands()[0]
+            moved = games.execute("t", command, expected_version=game.version)
+            game = game.execute(command)
+            assert moved == game
+        monkeypatch.undo()
+        assert dict(calls) == {"append": 5}  # one append a command, and no read
+        assert GameStore(store).load("t") == game
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_holding_a_game_reads_it_again_after_another_writer(
+        self, store: EventStore, second: EventStore, name: str
+    ) -> None:
+        mine, theirs = GameStore(store, hold=True), GameStore(second)
+        game = new_game(name, seed=18)
+        mine.create("t", game)
+        first = game.legal_commands()[0]
+        game = game.execute(first)
+        assert mine.execute("t", first) == game  # held from now on
+        held_version = game.version
+        other = game.legal_commands()[0]
+        game = game.execute(other)
+        theirs.execute("t", other)  # another writer moves on: the held game is behind
+        third = game.legal_commands()[0]
+        with pytest.raises(VersionConflict) as caught:  # named at the held version: stale
+            mine.execute("t", third, expected_version=held_version)
+        assert caught.value.actual == game.version
+        # without a version, it is decided on the game as stored
+        assert mine.execute("t", third) == game.execute(third)
+        assert GameStore(second).load("t") == game.execute(third)
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_holding_a_game_sees_metadata_another_writer_set(
+        self, store: EventStore, second: EventStore, name: str
+    ) -> None:
+        games = GameStore(store, hold=True)
+        game = new_game(name, seed=19)
+        games.create("t", game, {"seats": "as made"})
+        seen: list[object] = []
+
+        def choose(record: StoredStream, loaded: Any) -> Any:
+            seen.append(dict(record.metadata).get("seats"))
+            return loaded.legal_commands()[0]
+
+        games.run("t", choose)
+        second.set_metadata("t", {"seats": "handed over"})
+        after = games.run("t", choose)
+        # decided on the held record first, refused by the append, decided again on the new one
+        assert seen == ["as made", "as made", "handed over"]
+        assert dict(after.record.metadata)["seats"] == "handed over"
+        assert store.stream("t").version == after.game.version
 
     @pytest.mark.parametrize("name", GAMES)
     def test_gamestore_a_repeated_command_id_returns_the_game_of_then(

@@ -113,9 +113,10 @@ def create_app(
 ) -> Starlette:
     """The game server as an ASGI app (Starlette) on ``store``.
 
-    ``store`` is a :class:`~avanti.store.GameStore` or any event store (a ``GameStore`` is made
-    over it). Several apps, in one process or many, may share one database: each pushes the
-    changes the others make. The app does not close the store. Bots think in ``bot_workers``
+    ``store`` is a :class:`~avanti.store.GameStore` or any event store (a ``GameStore`` with
+    ``hold=True`` is made over it: a command on a game this process holds costs one append and
+    no read, the append checking that nobody else wrote meanwhile). Several apps, in one
+    process or many, may share one database: each pushes the changes the others make. The app does not close the store. Bots think in ``bot_workers``
     worker processes of their own (started when a bot first plays).
 
     :raises InvalidArgument: ``bot_think_seconds`` is not a number of seconds above 0, or
@@ -134,7 +135,7 @@ def create_app(
         raise InvalidArgument(f"bot_workers must be an int from 1 to 64, not {bot_workers!r}")
     if not isinstance(limits, ServerLimits):
         raise InvalidArgument(f"limits must be a ServerLimits, not {limits!r:.80}")
-    games = store if isinstance(store, GameStore) else GameStore(store)
+    games = store if isinstance(store, GameStore) else GameStore(store, hold=True)
     server = Server(games, limits, float(bot_think_seconds), bot_workers)
     app = Starlette(
         routes=routes(),

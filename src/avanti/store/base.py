@@ -109,9 +109,9 @@ class UnknownStream(AvantiError, KeyError):
 
 @frozen(auto_exc=True, eq=False)
 class MetadataChanged(AvantiError):
-    """:meth:`EventStore.set_metadata` was given the metadata it expected to replace, and the
-    stream holds other metadata now: somebody changed it meanwhile. Read it again and decide
-    again."""
+    """:meth:`EventStore.set_metadata` (or :meth:`EventStore.append`) was given the metadata it
+    expected, and the stream holds other metadata now: somebody changed it meanwhile. Read it
+    again and decide again."""
 
     stream: str
 
@@ -220,6 +220,7 @@ class EventStore(abc.ABC):
         command_id: str | None = None,
         command_digest: str | None = None,
         metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
     ) -> int:
         """Add ``events`` to a stream that holds exactly ``expected_version`` events, atomically.
 
@@ -238,14 +239,21 @@ class EventStore(abc.ABC):
         transaction (the other keys stay, whoever set them); the merged metadata must stay
         within :data:`MAX_METADATA_BYTES`. An append of no events checks the command id and
         the version and writes nothing: no command id, no metadata.
+
+        ``expected_metadata`` (the metadata as the caller last knew it) makes the append also
+        depend on the stream's metadata: when it is no longer equal to that, as JSON, nothing
+        is written and :class:`MetadataChanged` is raised, checked in the same transaction
+        (after the command id and the version). A writer that keeps a stream's record in memory
+        appends this way instead of reading the record before each append.
         """
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
         check_command_digest(command_digest)
         update = check_metadata_update(metadata_update)
+        known = check_expected_metadata(expected_metadata)
         return self._append(
-            stream, events, texts, expected_version, command_id, command_digest, update
+            stream, events, texts, expected_version, command_id, command_digest, update, known
         )
 
     def command_version(self, stream: str, command_id: str) -> int | None:
@@ -355,8 +363,10 @@ class EventStore(abc.ABC):
         command_id: str | None,
         digest: str | None,
         update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None = None,
     ) -> int:
-        """Append ``events`` (``texts``: each as JSON text) at ``expected``."""
+        """Append ``events`` (``texts``: each as JSON text) at ``expected``; with ``known``,
+        only while the stream's metadata equals it (else :class:`MetadataChanged`)."""
 
     @abc.abstractmethod
     def _command_version(self, stream: str, command_id: str) -> int | None:

@@ -25,6 +25,7 @@ from avanti.core.game import Game
 from avanti.store.base import (
     MAX_APPEND_EVENTS,
     EventStore,
+    MetadataChanged,
     Recorded,
     StoredStream,
     check_command_id,
@@ -92,6 +93,14 @@ class GameStore:
     the events stored after it (one small query); when there are none, as for a game this object
     alone writes to, the game is not replayed again. Any newer event, from any writer, makes it
     load the game afresh. ``cache=0`` turns this off.
+
+    ``hold=True`` is for a process that writes most of its games' commands itself, as a game
+    server does: it holds each cached game's record too, and :meth:`run` decides a command on a
+    held game with no read at all, one append in all. The append then carries the record's
+    metadata as it was known (``expected_metadata``) beside the version, so a change by any
+    other writer (an event, a seat handed over) refuses it inside its transaction; the game and
+    its record are then read afresh and the command decided again (or refused with
+    :class:`~avanti.core.errors.VersionConflict` when the caller named the version it saw).
     """
 
     def __init__(
@@ -100,9 +109,12 @@ class GameStore:
         games: Mapping[str, type[Game[Any, Any, Any, Any, Any, Any]]] | None = None,
         *,
         cache: int = 256,
+        hold: bool = False,
     ) -> None:
         if type(cache) is not int or cache < 0:
             raise InvalidArgument(f"cache must be an int >= 0, not {cache!r}")
+        if type(hold) is not bool:
+            raise InvalidArgument(f"hold must be True or False, not {hold!r}")
         self.events = events
         """The event store the games are kept in."""
         self._games: dict[str, type[Game[Any, Any, Any, Any, Any, Any]]] = dict(
@@ -113,6 +125,8 @@ class GameStore:
             OrderedDict()
         )
         self._cache_lock = threading.Lock()
+        self._hold = hold and cache > 0
+        self._held: dict[str, StoredStream] = {}  # the records of cached games, with hold
 
     def create(
         self,
@@ -136,7 +150,7 @@ class GameStore:
                 f"(format {codec.format!r})"
             )
         document = codec.document(game.setup, ())
-        self.events.create(
+        record = self.events.create(
             game_id,
             format=codec.format,
             format_version=codec.version,
@@ -148,7 +162,8 @@ class GameStore:
         version = 0
         for chunk in _whole_commands(game.events, cause, MAX_APPEND_EVENTS):
             version = self.events.append(game_id, [event_data(e) for e in chunk], version)
-        self._remember(game_id, game, version)  # the first command need not read it again
+        # the first command need not read it again
+        self._remember(game_id, game, version, attrs.evolve(record, version=version))
 
     def load(self, game_id: str, *, verify: bool = False) -> Game[Any, Any, Any, Any, Any, Any]:
         """The game under ``game_id``, rebuilt from its setup and its events.
@@ -211,10 +226,22 @@ class GameStore:
                 f"expected_version must be a non-negative int or None, not {expected_version!r}"
             )
         attempt = 0
+        fresh = not self._hold  # with hold: a held record first, read afresh after a refusal
         while True:
-            record, game, stored = self._load_record(game_id)
+            held = None if fresh else self._held_record(game_id)
+            if held is None:
+                fresh = True
+                record, game, stored = self._load_record(game_id)
+            else:
+                record, game, stored = held
+                if expected_version is not None and expected_version > game.version:
+                    fresh = True  # the caller saw a newer version: another writer's
+                    continue
             if expected_version is not None and expected_version != game.version:
                 conflict = VersionConflict(expected_version, game.version)
+                if held is not None and command_id is not None:
+                    fresh = True  # whether it is a retry is the store's to say
+                    continue
                 if command_id is not None:
                     try:
                         command = choose(record, game)
@@ -225,10 +252,19 @@ class GameStore:
                     if earlier is not None:
                         return earlier
                 raise conflict
-            command = choose(record, game)
+            try:
+                command = choose(record, game)
+            except Exception:
+                if held is not None:  # refused on what this object holds: read it first
+                    fresh = True
+                    continue
+                raise
             try:
                 after = game.execute(command)
             except IllegalCommand:
+                if held is not None:
+                    fresh = True
+                    continue
                 if command_id is not None:
                     digest = command_digest or _digest(game, command)
                     earlier = self._retry_of(game_id, record, command_id, digest)
@@ -258,22 +294,25 @@ class GameStore:
                     if command_id is None
                     else command_digest or _digest(game, command),
                     metadata_update=update,
+                    expected_metadata=record.metadata if self._hold else None,
                 )
-            except VersionConflict:
-                if expected_version is not None or attempt >= RETRIES:
+            except (VersionConflict, MetadataChanged) as refused:
+                if held is not None:  # another writer moved on: read it, decide again
+                    self._forget(game_id)
+                    fresh = True
+                    continue
+                if (
+                    isinstance(refused, VersionConflict) and expected_version is not None
+                ) or attempt >= RETRIES:
                     raise
                 attempt += 1
                 continue
             if version != stored + len(new):  # the same command id got there first
                 return self._earlier(game_id, record, version)
-            self._remember(game_id, after, version)
             metadata = record.metadata if update is None else {**record.metadata, **update}
-            return Executed(
-                game=after,
-                record=attrs.evolve(record, version=version, metadata=metadata),
-                before=stored,
-                repeated=False,
-            )
+            record = attrs.evolve(record, version=version, metadata=metadata)
+            self._remember(game_id, after, version, record)
+            return Executed(game=after, record=record, before=stored, repeated=False)
 
     def execute(
         self,
@@ -385,15 +424,39 @@ class GameStore:
             cached = self._cache.get(game_id)
             if cached is not None and cached[1] == record.version:
                 self._cache.move_to_end(game_id)
+                if self._hold and cached[1] == cached[0].version:
+                    self._held[game_id] = record
                 return record, cached[0], cached[1]
         if cached is not None and cached[1] < record.version and cached[1] == cached[0].version:
             newer = self.events.read(game_id, after=cached[1])[: record.version - cached[1]]
             folded = self._fold(game_id, cached, newer) if newer else None
             if folded is not None:
+                self._remember(game_id, folded[0], folded[1], record)
                 return record, folded[0], folded[1]
         rows = self.events.read(game_id)[: record.version]
         game, stored = self._build(game_id, record, rows, writing=True)
+        if stored == record.version and game.version == stored:
+            self._remember(game_id, game, stored, record)
         return record, game, stored
+
+    def _held_record(self, game_id: str) -> tuple[StoredStream, AnyGame, int] | None:
+        """With ``hold``: a cached game with its record, taken as current without a read (the
+        append that follows checks it), or ``None``."""
+        with self._cache_lock:
+            record = self._held.get(game_id)
+            cached = self._cache.get(game_id)
+            if record is None or cached is None or cached[1] != record.version:
+                return None
+            if cached[1] != cached[0].version:  # only set up: the opening events to store
+                return None
+            self._cache.move_to_end(game_id)
+            return record, cached[0], cached[1]
+
+    def _forget(self, game_id: str) -> None:
+        """Drop a game from the cache (another writer changed it)."""
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+            self._held.pop(game_id, None)
 
     def _load(
         self, game_id: str, version: int | None, *, verify: bool = False
@@ -497,16 +560,26 @@ class GameStore:
         return folded, stored + len(events)
 
     def _remember(
-        self, game_id: str, game: Game[Any, Any, Any, Any, Any, Any], stored: int
+        self,
+        game_id: str,
+        game: Game[Any, Any, Any, Any, Any, Any],
+        stored: int,
+        record: StoredStream | None = None,
     ) -> None:
-        """Keep a game that the store holds ``stored`` events of, as the newest in the cache."""
+        """Keep a game that the store holds ``stored`` events of, as the newest in the cache,
+        with its current ``record`` when ``hold`` is on (else its record is read again)."""
         if not self._cache_size:
             return
         with self._cache_lock:
             self._cache[game_id] = (game, stored)
             self._cache.move_to_end(game_id)
+            if self._hold and record is not None:
+                self._held[game_id] = record
+            else:
+                self._held.pop(game_id, None)
             while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+                evicted, _ = self._cache.popitem(last=False)
+                self._held.pop(evicted, None)
 
 
 def _whole_commands(

@@ -87,6 +87,7 @@ class MemoryEventStore(EventStore):
         command_id: str | None,
         digest: str | None,
         update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None = None,
     ) -> int:
         with self._changed:
             record = self._get(stream)
@@ -100,6 +101,8 @@ class MemoryEventStore(EventStore):
                 raise VersionConflict(expected, actual)
             if not texts:
                 return actual
+            if known is not None and json.loads(record.metadata) != known:
+                raise MetadataChanged(stream)
             if update:
                 record.metadata = merge_metadata(json.loads(record.metadata), update)
             record.events.extend(texts)

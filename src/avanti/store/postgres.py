@@ -117,6 +117,7 @@ _QUERIES = {
             UPDATE {{streams}} SET version = %(new)s, updated = greatest(updated, {_NOW}),
                 metadata = coalesce(metadata || %(update)s::jsonb, metadata)
             WHERE stream = %(stream)s AND version = %(expected)s
+                AND (%(known)s::jsonb IS NULL OR metadata = %(known)s::jsonb)
             RETURNING stream, version,
                 CASE WHEN %(update)s::jsonb IS NULL THEN NULL ELSE metadata END AS metadata
         ), kept AS (
@@ -306,6 +307,7 @@ class PostgresEventStore(EventStore):
         command_id: str | None,
         command_digest: str | None,
         update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None = None,
     ) -> int:
         """Add events to a stream at ``expected_version``, atomically; return the new version.
 
@@ -314,7 +316,10 @@ class PostgresEventStore(EventStore):
         ``||``, key by key) and a notification. If another writer took those positions (or the
         command id) first, the primary key refuses the insert: the stored command id, if it is
         this one, decides between an idempotent retry and :class:`CommandIdReused`, and
-        otherwise :class:`~avanti.core.errors.VersionConflict` tells the actual version.
+        otherwise :class:`~avanti.core.errors.VersionConflict` tells the actual version. With
+        ``known``, the stream's new version is set only while its metadata equals it (``jsonb``
+        equality): a stream found at ``expected_version`` with other metadata raises
+        :class:`MetadataChanged`.
         """
         with self._connection() as connection:
             try:
@@ -326,6 +331,7 @@ class PostgresEventStore(EventStore):
                         expected_version,
                         (command_id, command_digest),
                         None if not update else dump_json(update, "metadata_update"),
+                        None if known is None else dump_json(known, "expected_metadata"),
                     )
             except _Conflict as conflict:
                 actual = conflict.actual
@@ -339,6 +345,8 @@ class PostgresEventStore(EventStore):
                     return _repeated(stream, command_id, command_digest, done)
             if actual is None:
                 actual = self._current(connection, stream)
+        if known is not None and actual == expected_version and texts:
+            raise MetadataChanged(stream)
         raise VersionConflict(expected_version, actual)
 
     def _command_version(self, stream: str, command_id: str) -> int | None:
@@ -558,10 +566,12 @@ class PostgresEventStore(EventStore):
         expected: int,
         command: tuple[str | None, str | None],
         update: str | None,
+        known: str | None = None,
     ) -> int:
         """The body of an append's transaction; raises :class:`_Conflict` to roll it back.
 
-        ``command`` is the command id and digest; ``update`` the metadata update as JSON text.
+        ``command`` is the command id and digest; ``update`` the metadata update as JSON text;
+        ``known`` the metadata the stream must still hold, as JSON text (or ``None``).
         """
         command_id, digest = command
         if command_id is not None:
@@ -586,6 +596,7 @@ class PostgresEventStore(EventStore):
                 "command": command_id,
                 "digest": digest,
                 "update": update,
+                "known": known,
                 "channel": self.channel,
             },
         )

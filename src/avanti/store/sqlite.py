@@ -118,7 +118,16 @@ _PROBLEMS = {
 class _Append:
     """One append waiting for the writer thread, and the future that answers it."""
 
-    __slots__ = ("command_id", "digest", "expected", "future", "rows", "stream", "update")
+    __slots__ = (
+        "command_id",
+        "digest",
+        "expected",
+        "future",
+        "known",
+        "rows",
+        "stream",
+        "update",
+    )
 
     def __init__(
         self,
@@ -128,6 +137,7 @@ class _Append:
         command_id: str | None,
         digest: str | None,
         update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None,
     ) -> None:
         self.stream = stream
         self.rows = rows
@@ -135,6 +145,7 @@ class _Append:
         self.command_id = command_id
         self.digest = digest
         self.update = update
+        self.known = known
         self.future: Future[int] = Future()
 
 
@@ -317,13 +328,14 @@ class SQLiteEventStore(EventStore):
         command_id: str | None,
         digest: str | None,
         update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None = None,
     ) -> int:
         """Hand the append to the writer thread and wait for its answer (after the commit)."""
         rows = [
             (stream, expected + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
         ]
-        request = _Append(stream, rows, expected, command_id, digest, update)
+        request = _Append(stream, rows, expected, command_id, digest, update, known)
         with self._lock:
             if self._closed:
                 raise StoreError(f"the event store on {self._name} is closed")
@@ -402,7 +414,13 @@ class SQLiteEventStore(EventStore):
                     connection.execute("SAVEPOINT one_append")
                     try:
                         answers.append(self._append_one(connection, request))
-                    except (VersionConflict, CommandIdReused, UnknownStream, InvalidArgument) as no:
+                    except (
+                        VersionConflict,
+                        CommandIdReused,
+                        UnknownStream,
+                        InvalidArgument,
+                        MetadataChanged,
+                    ) as no:
                         connection.execute("ROLLBACK TO one_append")
                         answers.append(no)
                     connection.execute("RELEASE one_append")
@@ -439,11 +457,15 @@ class SQLiteEventStore(EventStore):
             raise VersionConflict(expected_version, actual) from None
         new = expected_version + len(rows)
         metadata = None
-        if request.update:
+        if request.update or request.known is not None:
             found = connection.execute(
                 "SELECT metadata FROM streams WHERE stream = ?", (stream,)
             ).fetchone()
-            metadata = merge_metadata(self._metadata(found[0]), request.update)
+            kept = self._metadata(found[0])
+            if request.known is not None and kept != request.known:
+                raise MetadataChanged(stream)
+            if request.update:
+                metadata = merge_metadata(kept, request.update)
         moved = connection.execute(
             "UPDATE streams SET version = ?, updated = max(updated, ?), "
             "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
