@@ -1,4 +1,5 @@
-"""Two ``avanti serve`` processes on one PostgreSQL database serve the same game.
+"""Two ``avanti serve`` processes on one PostgreSQL database (and on one SQLite file) serve the
+same game.
 
 Each player listens to one server and sends its commands to the same or the other one; bots are
 kicked by whichever server accepted the last command, so both may try the same bot move and the
@@ -12,8 +13,9 @@ from __future__ import annotations
 import itertools
 import json
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -21,7 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti.cli.serve import open_store
-from avanti.store import GameStore
+from avanti.store import GameStore, SQLiteEventStore
 from avanti.store.postgres import PostgresEventStore
 from tests.server.processes import ServeProcess
 from tests.server.support import Player, check_received, open_socket, receive
@@ -66,7 +68,40 @@ def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, S
 def test_a_command_accepted_by_one_server_is_pushed_by_the_other(
     two_servers: tuple[ServeProcess, ServeProcess], database: str
 ) -> None:
-    first, second = two_servers
+    def load(game_id: str) -> Any:
+        with PostgresEventStore(database) as store:
+            return GameStore(store).load(game_id, verify=True)
+
+    play_across(*two_servers, load)
+
+
+def test_two_servers_on_one_sqlite_file_take_alternating_commands(tmp_path: Path) -> None:
+    """The same game through two processes on one SQLite file: each holds the game in memory,
+    and each command one of them appends after the other wrote is refused by the append (the
+    version it holds is stale) and decided again on the game read anew, so nothing is lost,
+    duplicated or out of order, and each process's sockets see every event."""
+    database = str(tmp_path / "games.db")
+    first = ServeProcess(database, tmp_path, "first")
+    try:
+        second = ServeProcess(database, tmp_path, "second")
+    except BaseException:
+        first.kill()
+        raise
+    try:
+
+        def load(game_id: str) -> Any:
+            with SQLiteEventStore(database) as store:
+                return GameStore(store).load(game_id, verify=True)
+
+        play_across(first, second, load)
+    finally:
+        first.kill()
+        second.kill()
+
+
+def play_across(first: ServeProcess, second: ServeProcess, load: Callable[[str], Any]) -> None:
+    """A game of mare played through both servers (each player listens to one and sends to the
+    same or the other, a bot in the fourth seat), checked against the stored game."""
     with httpx.Client(timeout=60) as http:
         reply = http.post(
             f"{first.url}/games",
@@ -95,8 +130,7 @@ def test_a_command_accepted_by_one_server_is_pushed_by_the_other(
         for player in players:
             player.join()
         lobby = http.get(f"{second.url}/games").json()["games"]
-    with PostgresEventStore(database) as store:
-        game = GameStore(store).load(game_id, verify=True)
+    game = load(game_id)
     assert game.is_over
     assert [item["id"] for item in lobby] == [game_id]
     assert lobby[0]["over"] is True
