@@ -13,6 +13,11 @@ many cores, and the event loop that serves people keeps its own. Each choice has
 longer, and a uniformly random legal command is played instead (and logged). Choices wait their
 turn for a worker: with more bot games than workers, bots play more slowly, people do not.
 
+The workers end with the server process, however it ends (even killed, when no code of its runs):
+each reads, in a thread of its own, a pipe whose write end only the server process holds, and
+exits when the read meets the pipe's end. Nothing else would end them: a forkserver's worker is
+the forkserver's child, and the forkserver waits for its children before it exits.
+
 The command is executed through the table core at the version the bot looked at, so when
 several server processes play the same bot at once exactly one command is stored: the others
 meet a :class:`~avanti.core.errors.VersionConflict`, which only means somebody moved first.
@@ -21,12 +26,15 @@ meet a :class:`~avanti.core.errors.VersionConflict`, which only means somebody m
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import secrets
 import signal
 import threading
+from multiprocessing.connection import Connection
 from types import FrameType
 from typing import Any
 
@@ -75,11 +83,56 @@ def think(
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+_lifeline_lock = threading.Lock()
+_lifeline: tuple[Connection, Connection] | None = None
+
+
+def _lifeline_end() -> Connection:
+    """The read end of this process's lifeline: a pipe made once, whose write end this process
+    keeps open as long as it lives and no other process holds (a forked child closes its copy),
+    so that a reader meets the pipe's end exactly when this process has ended."""
+    global _lifeline
+    with _lifeline_lock:
+        if _lifeline is None:
+            _lifeline = multiprocessing.Pipe(duplex=False)
+        return _lifeline[0]
+
+
+def _forget_lifeline() -> None:  # pragma: no cover - runs in a forked child
+    """In a forked child: close the parent's lifeline, which the parent's workers watch."""
+    global _lifeline, _lifeline_lock
+    _lifeline_lock = threading.Lock()
+    if _lifeline is not None:
+        for end in _lifeline:
+            end.close()
+        _lifeline = None
+
+
+if hasattr(os, "register_at_fork"):  # pragma: no branch - Windows does not fork
+    os.register_at_fork(after_in_child=_forget_lifeline)
+
+
+def _watch(lifeline: Connection) -> None:  # pragma: no cover - runs in a worker
+    """Wait for the end of the server process's lifeline, then end this worker at once."""
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv_bytes()
+    os._exit(1)
+
+
+def _start_worker(lifeline: Connection) -> None:  # pragma: no cover - runs in a worker
+    """A worker's initializer: it ends when the server process ends (see the module's
+    docstring)."""
+    threading.Thread(target=_watch, args=(lifeline,), name="avanti-lifeline", daemon=True).start()
+
+
 def _pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
-    """Worker processes forked from a clean server process (never from the threaded server)."""
+    """Worker processes forked from a clean server process (never from the threaded server),
+    each ending when the server process does."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+    return concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(_lifeline_end(),)
+    )
 
 
 class BotRunner:

@@ -81,8 +81,15 @@ def unknown_game() -> ApiError:
 
 
 def game_id(value: object) -> str:
-    """A game id from a path; 404 for one no game can have."""
-    if not isinstance(value, str) or STREAM_NAME.fullmatch(value) is None:
+    """A game id from a path or a socket's hello; 404 for one no game can have.
+
+    A game id is a stream name without a dot. The names with a dot are the server's own streams
+    of a game (its open table ``table.{id}``, its chat ``chat.{id}``), never a game: they are
+    refused here, before the store is asked, so the answer is the same whether such a stream
+    exists or not (the server's ids are 16 hexadecimal digits; a game another program stored
+    under a name without a dot is served as far as it can be).
+    """
+    if not isinstance(value, str) or "." in value or STREAM_NAME.fullmatch(value) is None:
         raise unknown_game()
     return value
 
