@@ -236,8 +236,10 @@ def serverload(session: nox.Session) -> None:
 @nox.session(default=False)
 def serverbench(session: nox.Session) -> None:
     """``avanti serve`` beside boardgame.io's server in one sitting: the anchor's load on both,
-    alternating, two rounds each, and one table of figures and ratios (needs Node.js and the
-    anchor folder, ``--anchor``; about 9 minutes)."""
+    each from Node (avanti's from ``benchmarks/load.js``, its ``ws`` installed once into a cache
+    folder with ``npm ci``), alternating, two rounds each, with the transport floor, and one
+    table of figures and ratios (needs Node.js and the anchor folder, ``--anchor``; about 9
+    minutes)."""
     session.install("-e", ".[test,server,postgres]")
     session.run("python", "benchmarks/beside_bgio.py", *session.posargs)
 

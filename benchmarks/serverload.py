@@ -70,7 +70,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -911,8 +911,14 @@ def heading(plan: Plan) -> dict[str, Any]:
     }
 
 
-def measure_all(plan: Plan, *, round_: int = 0) -> dict[str, Any]:
-    """Every configuration of the plan, with the machine (``round_`` names the folders)."""
+Measure = Callable[[Plan, Configuration, Path, str, EventStore], dict[str, Any]]
+"""What plays one configuration on its store and gives its figures, as :func:`measure` does
+(``beside_bgio.py`` passes one that drives the servers from Node's ``load.js``)."""
+
+
+def measure_all(plan: Plan, *, round_: int = 0, measure_one: Measure = measure) -> dict[str, Any]:
+    """Every configuration of the plan, with the machine (``round_`` names the folders), each
+    played by ``measure_one``."""
     results = heading(plan)
     wanted = {configuration.store for configuration in plan.configurations}
     with tempfile.TemporaryDirectory(prefix="avanti-serverload-") as temporary:
@@ -924,7 +930,7 @@ def measure_all(plan: Plan, *, round_: int = 0) -> dict[str, Any]:
             where.mkdir()
             path = where / "games.db"
             with SQLiteEventStore(path) as store:
-                figures = measure(plan, configuration, where, str(path), store)
+                figures = measure_one(plan, configuration, where, str(path), store)
             results["configurations"][configuration.name] = figures
         if "sqlite" in wanted:
             results["notes"]["SQLite"] = "a file in a temporary folder, WAL, synchronous=FULL"
@@ -943,7 +949,7 @@ def measure_all(plan: Plan, *, round_: int = 0) -> dict[str, Any]:
                         where.mkdir()
                         uri = postgres_uri(cluster, name)
                         with PostgresEventStore(uri) as store:
-                            figures = measure(plan, configuration, where, uri, store)
+                            figures = measure_one(plan, configuration, where, uri, store)
                         results["configurations"][configuration.name] = figures
     results["machine"]["load_average_after"] = machine()["load_average"]
     return results
@@ -1053,7 +1059,11 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
         "--warmup", type=float, help=f"seconds of warm-up (default {DEFAULT_WARMUP:g})"
     )
     parser.add_argument(
-        "--seconds", type=float, help=f"seconds measured (default {DEFAULT_SECONDS:g})"
+        "--seconds",
+        "--duration",
+        dest="seconds",
+        type=float,
+        help=f"seconds measured (default {DEFAULT_SECONDS:g})",
     )
     parser.add_argument(
         "--configurations",
