@@ -116,8 +116,9 @@ def create_app(
     ``store`` is a :class:`~avanti.store.GameStore` or any event store (a ``GameStore`` with
     ``hold=True`` is made over it: a command on a game this process holds costs one append and
     no read, the append checking that nobody else wrote meanwhile). Several apps, in one
-    process or many, may share one database: each pushes the changes the others make. The app does not close the store. Bots think in ``bot_workers``
-    worker processes of their own (started when a bot first plays).
+    process or many, may share one database: each pushes the changes the others make. The app
+    does not close the store. Bots think in ``bot_workers`` worker processes of their own
+    (started when a bot first plays).
 
     :raises InvalidArgument: ``bot_think_seconds`` is not a number of seconds above 0, or
         ``bot_workers`` not an int from 1 to 64.
