@@ -12,18 +12,31 @@ control character but a line break or a tab. Seats write; spectators read but do
 spectator has no name, and an open door for anonymous text is one a table cannot close). The
 server writes system messages (``seat`` and ``name`` ``None``, ``system`` true), such as a
 clock that ran out.
+
+The limits hold per seat and per game, never per connection, so a seat that reconnects starts
+where it left off: a seat sends at most
+:attr:`~avanti.server.limits.ServerLimits.chat_per_second` messages a second
+(:attr:`~avanti.server.limits.ServerLimits.chat_burst` at once) over all its connections of
+this process (429 ``rate-limited``); a chat keeps at most
+:attr:`~avanti.server.limits.ServerLimits.chat_per_game` messages, and a finished game (its
+outcome set) takes none from its seats (409 ``conflict`` both). System messages are never
+refused.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
 
 from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
-from avanti.server.tables import Tables
+from avanti.server.limits import Buckets
+from avanti.server.log import log
+from avanti.server.tables import Tables, outcome_of
 from avanti.server.wire import ApiError
 from avanti.store import StreamExists, UnknownStream
 
@@ -66,17 +79,29 @@ class Chat:
         self.tables = tables
         """The table core."""
         self._now = now
+        limits = tables.limits
+        self._buckets = Buckets(limits.chat_per_second, limits.chat_burst)
+        self._lock = threading.Lock()
 
     def post(
-        self, game: str, seat: int | None, text: object, *, system: bool = False
+        self,
+        game: str,
+        seat: int | None,
+        text: object,
+        *,
+        system: bool = False,
+        rate: bool = False,
     ) -> dict[str, JSONValue]:
         """Append a message of ``seat`` (its name read from the game's seats) or, with
-        ``system``, of the server; the message as every connection is sent it.
+        ``system``, of the server; the message as every connection is sent it. ``rate``
+        applies the seat's chat rate, kept per game and seat (not per connection).
 
         :raises ApiError: 403 for a spectator, 400 ``invalid-request`` for a text that may
-            not be sent, 404 for an unknown game.
+            not be sent, 409 ``conflict`` once the game is over or its chat is full, 429
+            ``rate-limited`` for a seat that sends too fast, 404 for an unknown game.
         """
         record, table = self.tables.record(game)
+        limits = self.tables.limits
         if system:
             name = None
             seat = None
@@ -86,8 +111,18 @@ class Chat:
                 raise ApiError(
                     403, "forbidden", "a spectator reads the chat but does not write in it"
                 )
-            checked = check_text(text, self.tables.limits.chat_length)
+            checked = check_text(text, limits.chat_length)
             name = table.seats[seat].name
+            if outcome_of(record) is not None:
+                raise ApiError(409, "conflict", "the game is over: its chat takes no more messages")
+            self._check_room(record.stream, self._count(record.stream))
+            if rate and not self._allow(record.stream, seat):
+                log(logging.WARNING, "limit", limit="chat_per_second", game=game, seat=seat)
+                raise ApiError(
+                    429,
+                    "rate-limited",
+                    f"at most {limits.chat_per_second:g} chat messages a second from one seat",
+                )
         message: dict[str, JSONValue] = {
             "seat": seat,
             "name": name,
@@ -104,11 +139,36 @@ class Chat:
                 with contextlib.suppress(StreamExists):  # another message created it first
                     events.create(stream, format=CHAT_FORMAT, format_version=1, setup=None)
                 continue
+            if not system:  # the messages that went in meanwhile may have filled it
+                self._check_room(record.stream, version)
             try:
                 events.append(stream, [message], version)
             except VersionConflict:  # another message went in first: after it
                 continue
             return {"id": version, **message}
+
+    def _count(self, game: str) -> int:
+        """How many messages a game's chat holds."""
+        try:
+            return self.tables.games.events.stream(chat_stream(game)).version
+        except UnknownStream:
+            return 0
+
+    def _check_room(self, game: str, count: int) -> None:
+        """Refuse a seat's message to a chat that holds ``count`` messages, once it is full."""
+        most = self.tables.limits.chat_per_game
+        if count >= most:
+            log(logging.WARNING, "limit", limit="chat_per_game", game=game)
+            raise ApiError(
+                409,
+                "conflict",
+                f"this game's chat holds {most} messages, the most it keeps: it takes no more",
+            )
+
+    def _allow(self, game: str, seat: int) -> bool:
+        """Take one of the seat's chat tokens; whether there was one."""
+        with self._lock:
+            return self._buckets.allow((game, seat))
 
     def recent(self, game: str, count: int = RECENT) -> list[JSONValue]:
         """The newest ``count`` messages of a game's chat, oldest first (none for a game

@@ -71,12 +71,13 @@ class ServerLimits:
     seats_burst: int = 10
     """Open seats one client address may take at once before the rate applies."""
     chat_length: int = 500
-    """The most characters of one chat message (``error`` ``invalid-request``)."""
+    """The most characters (code points) of one chat message (``error`` ``invalid-request``):
+    at most four times as many bytes in UTF-8."""
     chat_per_second: float = 1.0
-    """Chat messages one connection may send per second, on average (``error``
-    ``rate-limited``)."""
+    """Chat messages one seat may send per second, on average, over all its connections and
+    reconnections (``error`` ``rate-limited``)."""
     chat_burst: int = 5
-    """Chat messages one connection may send at once before the rate applies."""
+    """Chat messages one seat may send at once before the rate applies."""
     connections_per_game: int = 64
     """Open WebSocket connections to one game in one server process (``error``
     ``too-many-connections``, then close code 1013)."""
@@ -108,6 +109,10 @@ class ServerLimits:
     and those of other processes once fewer games are watched."""
     bot_kinds: tuple[str, ...] = BOT_KINDS
     """The bots a game may seat (of :data:`avanti.bots.BOT_KINDS`)."""
+    chat_per_game: int = 1_000
+    """The most chat messages one game's chat keeps; once it holds them, a seat's message is
+    refused (``error`` 409 ``conflict``). With :attr:`chat_length` it bounds a chat's size in
+    the store (2 MB of text at most by default)."""
 
     def __attrs_post_init__(self) -> None:
         for name in (
@@ -122,6 +127,7 @@ class ServerLimits:
             "connections_per_game",
             "watched_games",
             "max_connections",
+            "chat_per_game",
         ):
             _positive(getattr(self, name), name, whole=True)
         for name in (

@@ -97,6 +97,7 @@ def more_operations(
                     "403": _error("forbidden: no token (a spectator)."),
                     "404": no_game,
                     "409": _error("not-over: the game is not over."),
+                    "429": _error("rate-limited: too many games created from this address."),
                     **other,
                 },
             }

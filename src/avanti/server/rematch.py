@@ -8,6 +8,12 @@ hash no one without the old token can compute), so asking again gives the same s
 same token (idempotent per seat), and the new game learns a seat's token hash only when that
 seat asks. The old game's record then names its rematch (``"rematch"``), and every
 connection of it is told.
+
+A rematch is a game creation: the call that creates it is admitted as a new game is
+(:meth:`~avanti.server.tables.Tables.admit`: the creation rate and
+:attr:`~avanti.server.limits.ServerLimits.games_per_client` of the caller's address, 429
+``rate-limited``), and the rematch counts among that address's games in play. A call that
+finds the rematch made already creates nothing and is not counted.
 """
 
 from __future__ import annotations
@@ -24,9 +30,9 @@ from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
 from avanti.server.lobby import summary_of
 from avanti.server.seats import Table, token_hash
-from avanti.server.tables import MAX_RETRIES, Tables
+from avanti.server.tables import MAX_RETRIES, Seated, Tables
 from avanti.server.wire import AnyGame, ApiError, dumps
-from avanti.store import MetadataChanged, StreamExists
+from avanti.store import MetadataChanged, StreamExists, UnknownStream
 
 __all__ = ["Rematch", "rematch_id", "rematch_token"]
 
@@ -59,12 +65,18 @@ class Rematch:
         self.tables = tables
         """The table core."""
 
-    def seat(self, game: str, token: str | None) -> tuple[str, int, str]:
+    def seat(
+        self, game: str, token: str | None, *, client: str | None = None
+    ) -> tuple[str, int, str]:
         """The token's seat in the rematch of ``game`` (created by the first call): the
-        rematch's id, the seat, and the seat's token there.
+        rematch's id, the seat, and the seat's token there. The call that creates it is
+        admitted as a new game of the address ``client`` is, and counts as that address's
+        (``None``: a caller in the server itself, not admitted, counted as the finished
+        game's creator).
 
         :raises ApiError: 401 for a token that is no seat's, 403 without one, 409 while the
-            game is not over, 404 for an unknown game.
+            game is not over, 404 for an unknown game, 429 when the rematch is yet to be
+            created and ``client`` may not create a game now.
         """
         seated = self.tables.read(game)
         table = seated.table
@@ -75,13 +87,35 @@ class Rematch:
             raise ApiError(409, "not-over", "a rematch follows a finished game")
         new_id = rematch_id(seated.record.stream)
         new_token = rematch_token(new_id, token)
+        if not self._exists(new_id):
+            creator = seated.record.metadata.get("client")
+            if client is not None:
+                creator = self.tables.admit(client)
+            self._create(seated, new_id, creator)
+        self._bind(new_id, seat, token_hash(new_token))
+        self._note(seated.record.stream, new_id)
+        return new_id, seat, new_token
+
+    def _exists(self, game: str) -> bool:
+        """Whether the game ``game`` is stored."""
+        try:
+            self.tables.games.events.stream(game)
+        except UnknownStream:
+            return False
+        return True
+
+    def _create(self, seated: Seated, new_id: str, client: JSONValue) -> None:
+        """Store the rematch ``new_id`` of ``seated``, counted as ``client``'s (the hash kept of
+        an address), unless another call stored it first."""
+        table = seated.table
+        assert table is not None
         seats = tuple(
             evolve(old, token_sha256=None, bot=old.bot if old.token_sha256 is None else None)
             for old in table.seats
         )
         metadata: dict[str, JSONValue] = {
             **Table(table.game, seats).to_metadata(),
-            "client": seated.record.metadata.get("client"),
+            "client": client,
         }
         clock = seated.record.metadata.get("clock")
         if clock is not None:
@@ -90,9 +124,6 @@ class Rematch:
         metadata.update(summary_of(fresh))
         with contextlib.suppress(StreamExists):  # another seat asked first: that is the rematch
             self.tables.games.create(new_id, fresh, metadata)
-        self._bind(new_id, seat, token_hash(new_token))
-        self._note(seated.record.stream, new_id)
-        return new_id, seat, new_token
 
     def _bind(self, game: str, seat: int, digest: str) -> None:
         """Give the rematch's ``seat`` the token hash ``digest`` (once)."""

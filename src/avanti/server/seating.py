@@ -5,6 +5,7 @@ the endpoints of :mod:`avanti.server.http` (whose request helpers they share).""
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 
 from anyio import to_thread
@@ -69,7 +70,8 @@ async def rematch(request: Request) -> Response:
     server = _server(request)
     game = game_id(request.path_params["game_id"])
     _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
-    new_id, seat, token = await to_thread.run_sync(server.rematch.seat, game, _token(request))
+    seat_of = functools.partial(server.rematch.seat, client=_client(request))
+    new_id, seat, token = await to_thread.run_sync(seat_of, game, _token(request))
     server.hub.tell(game, dumps({"type": "rematch", "game_id": new_id}))
     await server.read(new_id)
     return json_response({"game_id": new_id, "seat": seat, "token": token})

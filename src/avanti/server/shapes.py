@@ -114,7 +114,7 @@ ERROR_KINDS: dict[str, str] = {
     "unsupported-media-type": "415: a request body that is not application/json",
     "command-id-reused": "409: the command_id was already used for another command",
     "version-conflict": "409: expected_version is not the game's version (expected, actual)",
-    "conflict": "409: a seat's hand-over to a bot met other hand-overs three times running",
+    "conflict": "409: a hand-over met others three times running; a closed chat (over, full)",
     "too-large": "413: the body or message is too big",
     "invalid-setup": "422: the game refuses the players (rule)",
     "invalid-options": "422: the game's codec cannot read the options",

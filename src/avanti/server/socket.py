@@ -47,24 +47,17 @@ OPEN_POLL_SECONDS = 0.5
 came)."""
 
 
-async def _chat(
-    server: Server, listener: Listener, bucket: TokenBucket, message: dict[str, JSONValue]
-) -> None:
-    """A chat message of the listener's seat: stored, then sent to every connection."""
+async def _chat(server: Server, listener: Listener, message: dict[str, JSONValue]) -> None:
+    """A chat message of the listener's seat: stored, then sent to every connection (the chat
+    keeps the seat's rate, whichever connection sends)."""
     if set(message) != {"type", "text"}:
         raise ApiError(400, "invalid-request", 'a chat message is {"type": "chat", "text": ...}')
     if listener.seat is None:
         raise ApiError(403, "forbidden", "a spectator reads the chat but does not write in it")
-    if not bucket.allow():
-        log(logging.WARNING, "limit", limit="chat_per_second", game=listener.game_id)
-        raise ApiError(
-            429,
-            "rate-limited",
-            f"at most {server.limits.chat_per_second:g} chat messages a second on one connection",
-        )
-    posted = await to_thread.run_sync(
-        server.chat.post, listener.game_id, listener.seat, message["text"]
+    post = functools.partial(
+        server.chat.post, listener.game_id, listener.seat, message["text"], rate=True
     )
+    posted = await to_thread.run_sync(post)
     server.hub.tell(listener.game_id, dumps({"type": "chat", "messages": [posted]}))
 
 
@@ -287,7 +280,6 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
     game, seat = listener.game_id, listener.seat
     limits = server.limits
     bucket = TokenBucket(limits.commands_per_second, limits.command_burst)
-    chatting = TokenBucket(limits.chat_per_second, limits.chat_burst)
     while True:
         try:
             message = await socket.receive(limits.idle_timeout)
@@ -297,7 +289,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
                 await listener.send('{"type":"pong"}')
                 continue
             if message["type"] == "chat":
-                await _chat(server, listener, chatting, message)
+                await _chat(server, listener, message)
                 continue
             if message["type"] != "command":
                 raise ApiError(

@@ -66,7 +66,7 @@ function start() {
       for (const one of message.messages) show(one);
       if (pending) { pending = false; parts.problem.hidden = true; }
     } else if (message && message.type === "error" && pending && message.error &&
-      ["rate-limited", "invalid-request"].includes(message.error.kind)) {
+      ["rate-limited", "invalid-request", "conflict"].includes(message.error.kind)) {
       pending = false;
       parts.problem.textContent = message.error.message;
       parts.problem.hidden = false;
