@@ -12,15 +12,21 @@ last version it sent and, when offered a newer game, sends that seat's ``update`
 after its last version as the seat sees them, its view and legal commands. A slow connection
 never holds up the others: offers to it are coalesced, and it catches up with one update
 holding everything it has not yet been sent.
+
+What a connection is owed is bounded: its newest game (one, however many versions were
+offered), and its notices (chat messages, a rematch) in one queue of at most
+:attr:`~avanti.server.limits.ServerLimits.outbox_bytes`. A connection that falls further behind,
+or whose client takes more than :attr:`~avanti.server.limits.ServerLimits.send_timeout` to take
+one message (it does not read), is cut (:class:`Behind`): its session closes it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
+import math
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -34,7 +40,7 @@ from avanti.server.log import log
 from avanti.server.wire import AnyGame, ApiError, dumps, update
 from avanti.store import GameStore
 
-__all__ = ["FOLLOW_SECONDS", "Hub", "Listener"]
+__all__ = ["FOLLOW_SECONDS", "Behind", "Hub", "Listener"]
 
 FOLLOW_SECONDS = 0.25
 """How long one :meth:`~avanti.store.GameStore.follow_any` call blocks before it is made again
@@ -66,12 +72,24 @@ def build_update(
     return dumps(update(game, seat, after, table, layout=layout))
 
 
+class Behind(Exception):
+    """A connection fell behind: its client did not take a message within the send timeout, or
+    more than the outbox's bytes waited for it. Its session closes it."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+        """What happened, in words a client may read."""
+
+
 class Listener:
     """One connection's subscription to a game, for one seat (``None``: a spectator).
 
     ``send`` sends one text message on the connection; the listener calls it under its
     :attr:`lock`, which the connection also takes for its own replies, so messages never
-    interleave.
+    interleave. Every send must end within ``send_timeout`` seconds, and at most
+    ``outbox_bytes`` of notices wait to be sent: past either, :class:`Behind` is raised (by
+    :meth:`send` and :meth:`run`) and the listener sends nothing more.
     """
 
     def __init__(
@@ -82,6 +100,9 @@ class Listener:
         send: Callable[[str], Awaitable[None]],
         table: catalog.GameInfo | None = None,
         layout: str = "wide",
+        *,
+        send_timeout: float = math.inf,
+        outbox_bytes: int = 1 << 20,
     ) -> None:
         self.game_id = game_id
         """The game listened to."""
@@ -100,8 +121,18 @@ class Listener:
         self.clock: Callable[[str, AnyGame], object] | None = None
         """The ``clock`` each update carries (``...``: none), if the game may have one."""
         self._send = send
+        self._send_timeout = send_timeout
+        self._outbox_bytes = outbox_bytes
         self._newest: AnyGame | None = None
+        self._notices: deque[str] = deque()
+        self._waiting = 0  # the characters of the notices waiting
+        self._behind: str | None = None
         self._wake = anyio.Event()
+
+    @property
+    def behind(self) -> str | None:
+        """Why the connection was cut (see :class:`Behind`), or ``None``."""
+        return self._behind
 
     def offer(self, game: AnyGame) -> None:
         """Note a version of the game; the listener's :meth:`run` sends it if it is news."""
@@ -109,10 +140,39 @@ class Listener:
             self._newest = game
             self._wake.set()
 
+    def tell(self, text: str) -> None:
+        """Queue a notice (a chat message, a rematch) for :meth:`run` to send, in order; a
+        connection with more than ``outbox_bytes`` waiting is cut instead."""
+        if self._behind is not None:
+            return
+        if self._waiting + len(text) > self._outbox_bytes:
+            self._cut(f"more than {self._outbox_bytes} bytes waited to be sent to this connection")
+            return
+        self._notices.append(text)
+        self._waiting += len(text)
+        self._wake.set()
+
+    def _cut(self, why: str) -> None:
+        self._behind = why
+        self._notices.clear()
+        self._waiting = 0
+        self._newest = None
+        self._wake.set()
+
+    async def _timed(self, text: str) -> None:
+        """Send (the caller holds the lock) within the send timeout, else :class:`Behind`."""
+        if self._behind is not None:
+            raise Behind(self._behind)
+        with anyio.move_on_after(self._send_timeout) as scope:
+            await self._send(text)
+        if scope.cancelled_caught:
+            self._cut(f"the client took more than {self._send_timeout:g} s to take a message")
+            raise Behind(self._behind or "")
+
     async def send(self, text: str) -> None:
         """Send one message on the connection, after any message being sent."""
         async with self.lock:
-            await self._send(text)
+            await self._timed(text)
 
     async def send_update(self, game: AnyGame, *, always: bool = False) -> None:
         """Send the seat's ``update`` for ``game`` if it is newer than what was sent (or
@@ -129,23 +189,24 @@ class Listener:
             clock = ... if self.clock is None else self.clock(self.game_id, game)
             if clock is not ...:  # a timed game: its deadline, added to the shared payload
                 message = f'{message[:-1]},"clock":{dumps(clock)}}}'
-            await self._send(message)
+            await self._timed(message)
             self.last = max(self.last, game.version)
 
     async def run(self) -> None:
-        """Send every newer version offered, until cancelled (or the connection fails)."""
+        """Send the notices and every newer version offered, until cancelled, the connection
+        fails, or it falls behind (:class:`Behind`)."""
         while True:
             await self._wake.wait()
             self._wake = anyio.Event()
+            if self._behind is not None:
+                raise Behind(self._behind)
+            while self._notices:
+                text = self._notices.popleft()
+                self._waiting -= len(text)
+                await self.send(text)
             game = self._newest
-            assert game is not None  # woken only by an offer
-            await self.send_update(game)
-
-
-async def _told(listener: Listener, text: str) -> None:
-    """Send ``text`` to one listener; a connection that went away is left to its session."""
-    with contextlib.suppress(Exception):
-        await listener.send(text)
+            if game is not None:
+                await self.send_update(game)
 
 
 class _Channel:
@@ -248,13 +309,14 @@ class Hub:
             del self._channels[listener.game_id]
 
     def tell(self, game_id: str, text: str) -> None:
-        """Send one message (a chat message, a rematch) to every connection of a game in this
-        process, each in a task of its own: a slow or gone connection holds up no other."""
+        """Queue one message (a chat message, a rematch) for every connection of a game in
+        this process (:meth:`Listener.tell`): each sends it in its own task, in order, and a
+        connection that fell behind is cut, so a slow or gone one holds up no other."""
         channel = self._channels.get(game_id)
         if channel is None or self._tasks is None:
             return
         for listener in list(channel.listeners):
-            self._tasks.start_soon(_told, listener, text)
+            listener.tell(text)
 
     def known(self, game_id: str) -> int:
         """The newest version of a game this hub has seen stored (0 for a game it does not
