@@ -3,25 +3,37 @@
 A game's setup names every player, so a table created with open seats (``null`` among the
 ``players`` of ``POST /games``) is not a game yet. It is kept in the store as a record of its
 own, the stream ``table.{id}`` of format :data:`~avanti.server.lobby.TABLE_FORMAT`: its setup
-holds the game's name, options, sides and time per move (nothing secret: no seed is drawn
-yet), its metadata the seats (``"open"``: each seat's name, token hash and bot, ``None`` for
-an open seat) and its events one entry per change (a seat taken, the open seats filled with
-bots, the start), so a waiting page follows it as it follows a game.
+holds the game's name, options (as the game's codec writes those it read), sides and time per
+move (nothing secret: no seed is drawn yet), its metadata the seats (``"open"``: each seat's
+name, token hash and bot, ``None`` for an open seat) and its events one entry per change (a seat
+taken, the open seats filled with bots, the start), so a waiting page follows it as it follows
+a game.
 
-- :meth:`Joining.create`: the table, with a token for each seat its creator named.
+- :meth:`Joining.create`: the table, with a token for each seat its creator named. Its game is
+  built once, with stand-in names for the open seats, and thrown away: options, sides and the
+  number of seats the game refuses are refused then (422), and nothing is stored.
 - :meth:`Joining.take`: the next open seat for a name, and its token (given once). Two people
   never get one seat: each seat is taken by one append at the version read, and a writer that
-  lost the race reads again.
+  lost the race reads again. A name is read in Unicode's composed form (NFC), and differs from
+  every other name at the table in more than case and form.
 - :meth:`Joining.fill`: the creator (the token of the first seat the creator named, no other)
   has bots take every open seat, which starts the game.
 
 When the last seat is taken the game is created under the table's own id, with the seats'
 token hashes, so the table's id, its invite link and every token issued while seating lead to
-the game; :meth:`Joining.describe` answers ``GET /games/{id}`` while it waits.
+the game; :meth:`Joining.describe` answers ``GET /games/{id}`` while it waits. The game is built
+before the last seat is written, so a start the game refuses leaves the seat open.
+
+A table nobody sat down at for
+:attr:`~avanti.server.limits.ServerLimits.open_table_seconds` is closed: its seats, its start and
+its description are refused with 410 ``table-expired`` (the lobby lists it no more). The store
+deletes nothing, so its record stays, closed by its age alone.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -31,12 +43,12 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.core.limits import name_problem
 from avanti.server.limits import Buckets
-from avanti.server.lobby import TABLE_FORMAT, summary_of
+from avanti.server.lobby import TABLE_FORMAT, TABLE_VERSION, summary_of, table_expired
 from avanti.server.log import log
-from avanti.server.requests import NewGame, new_game
+from avanti.server.requests import NewGame, name_key, new_game, player_name
 from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
 from avanti.server.tables import MAX_RETRIES, Created, Tables
-from avanti.server.wire import ApiError, game_id, unauthorized, unknown_game
+from avanti.server.wire import AnyGame, ApiError, dumps, game_id, unauthorized, unknown_game
 from avanti.store import StoredStream, StreamExists, UnknownStream
 
 __all__ = ["Joining", "OpenTable", "open_entry", "table_stream"]
@@ -107,6 +119,16 @@ class OpenTable:
         return None
 
     @property
+    def options(self) -> JSONValue:
+        """The table's rule options as the game's codec wrote them when the table was created
+        (``None``: the game's defaults, and for a table of format version 1, which kept the
+        client's JSON as it was sent)."""
+        if self.record.format_version < TABLE_VERSION:
+            return None
+        options: JSONValue = self.setup.get("options")
+        return options
+
+    @property
     def names(self) -> list[str | None]:
         """The seated players' names, ``None`` for an open seat."""
         return [None if seat is None else seat.name for seat in self.seats]
@@ -139,7 +161,7 @@ class OpenTable:
             "seats": len(self.seats),
             "taken": sum(1 for seat in self.seats if seat is not None),
             "host": self.host_seat,
-            "options": self.setup.get("options"),
+            "options": self.options,
             "seconds_per_move": self.setup.get("seconds_per_move"),
             "created": self.record.created,
         }
@@ -181,9 +203,11 @@ class Joining:
 
     def create(self, request: NewGame, client: str) -> Created:
         """A table with open seats, under a fresh id; a token for each seat the creator named
-        (429 when ``client`` creates too fast or has too many tables)."""
+        (429 when ``client`` creates too fast or has too many tables; 422, storing nothing, when
+        the game refuses the options, the sides or the seats)."""
         hashed = self.tables.admit(client)
         info = catalog.GAMES[request.game]
+        options = _checked_options(info, request)
         tokens = tuple(
             None if name is None or seat in request.bots else new_token()
             for seat, name in enumerate(request.players)
@@ -197,7 +221,7 @@ class Joining:
         host = token_hash(next(token for token in tokens if token is not None))
         setup: dict[str, JSONValue] = {
             "game": info.name,
-            "options": request.options,
+            "options": options,
             "sides": None if request.sides is None else list(request.sides),
             "seconds_per_move": request.seconds_per_move,
         }
@@ -209,7 +233,11 @@ class Joining:
             metadata = {**empty.metadata(seats), "client": hashed}
             try:
                 self.tables.games.events.create(
-                    stream, format=TABLE_FORMAT, format_version=1, setup=setup, metadata=metadata
+                    stream,
+                    format=TABLE_FORMAT,
+                    format_version=TABLE_VERSION,
+                    setup=setup,
+                    metadata=metadata,
                 )
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
@@ -217,7 +245,8 @@ class Joining:
             return Created(new_id, None, table, tokens)
 
     def read(self, game: str) -> OpenTable:
-        """The open table of ``game``; 404 if there is none."""
+        """The open table of ``game``; 404 if there is none, 410 once it is closed
+        (:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`)."""
         try:
             record = self.tables.games.events.stream(table_stream(game_id(game)))
         except UnknownStream:
@@ -225,6 +254,15 @@ class Joining:
         table = OpenTable.read(record)
         if table is None:  # pragma: no cover - a stream of that name the server did not write
             raise unknown_game()
+        seconds = self.tables.limits.open_table_seconds
+        if not table.full and table_expired(record, seconds, self.tables.now()):
+            log(logging.WARNING, "limit", limit="open_table_seconds", game=table.game_id)
+            raise ApiError(
+                410,
+                "table-expired",
+                f"this table waited over {seconds:g} seconds for its next player and is closed: "
+                "create another",
+            )
         return table
 
     def describe(self, game: str, token: str | None) -> dict[str, JSONValue]:
@@ -239,7 +277,9 @@ class Joining:
         return described
 
     def take(self, game: str, name: object, client: str) -> tuple[int, str]:
-        """The next open seat of ``game`` for ``name``, and its token (given once)."""
+        """The next open seat of ``game`` for ``name`` (read in Unicode's composed form, NFC),
+        and its token (given once)."""
+        name = player_name(name)
         problem = name_problem(name)
         if problem is not None:
             raise ApiError(422, "invalid-name", problem)
@@ -260,13 +300,19 @@ class Joining:
             free = [seat for seat, taken in enumerate(table.seats) if taken is None]
             if not free:
                 raise ApiError(409, "table-full", "every seat of this table is taken")
-            if name in table.names:
-                raise ApiError(422, "invalid-name", "another seat of this table has that name")
+            key = name_key(name)
+            if any(other is not None and name_key(other) == key for other in table.names):
+                raise ApiError(
+                    422,
+                    "invalid-name",
+                    "another seat of this table has that name (or one that differs only in case)",
+                )
             seats = list(table.seats)
             seats[free[0]] = Seat(name, token_hash(token), None)
+            started = self._build(table, tuple(seats)) if len(free) == 1 else None
             if self._append(table, {"type": "seated", "seat": free[0]}, tuple(seats)):
-                if len(free) == 1:
-                    self._start(self.read(game))
+                if started is not None:
+                    self._start(self.read(game), started)
                 return free[0], token
         raise ApiError(  # pragma: no cover - a storm of takers
             409, "conflict", "the table's seats keep changing: try again"
@@ -284,18 +330,19 @@ class Joining:
             if table.full:
                 raise ApiError(409, "table-full", "every seat of this table is taken")
             info = catalog.GAMES[table.game]
-            used = {name for name in table.names if name is not None}
+            used = {name_key(name) for name in table.names if name is not None}
             seats = list(table.seats)
             filled = 0
             for number, seat in enumerate(seats):
                 if seat is None:
                     names = [f"{kind.capitalize()} bot {number}", *info.player_names(len(seats))]
-                    bot_name = next(n for n in names if n not in used)
-                    used.add(bot_name)
+                    bot_name = next(n for n in names if name_key(n) not in used)
+                    used.add(name_key(bot_name))
                     seats[number] = Seat(bot_name, None, kind)
                     filled += 1
+            started = self._build(table, tuple(seats))
             if self._append(table, {"type": "filled", "bot": kind}, tuple(seats)):
-                self._start(self.read(game))
+                self._start(self.read(game), started)
                 return filled
         raise ApiError(  # pragma: no cover - a storm of takers
             409, "conflict", "the table's seats keep changing: try again"
@@ -314,18 +361,26 @@ class Joining:
             return False
         return True
 
-    def _start(self, table: OpenTable) -> None:
-        """Create the game of a full table under the table's id (once: a second start finds
-        the game there)."""
-        seats = tuple(seat for seat in table.seats if seat is not None)
+    @staticmethod
+    def _build(table: OpenTable, seats: tuple[Seat | None, ...]) -> AnyGame:
+        """The game of ``table`` once ``seats`` (every one taken) sit at it, with a fresh secret
+        seed; the game's refusal (422) if it refuses them."""
         info = catalog.GAMES[table.game]
         sides = table.setup.get("sides")
-        started = new_game(
+        return new_game(
             info,
-            [seat.name for seat in seats],
+            [seat.name for seat in seats if seat is not None],
             table.setup.get("options"),
             None if not isinstance(sides, list) else tuple(str(side) for side in sides),
         )
+
+    def _start(self, table: OpenTable, started: AnyGame | None = None) -> None:
+        """Create the game of a full table under the table's id (once: a second start finds
+        the game there); ``started``: the game already built for its seats."""
+        seats = tuple(seat for seat in table.seats if seat is not None)
+        info = catalog.GAMES[table.game]
+        if started is None:
+            started = self._build(table, table.seats)
         metadata: dict[str, JSONValue] = {
             **Table(info.name, seats).to_metadata(),
             **summary_of(started),
@@ -343,4 +398,26 @@ class Joining:
 
 def _blank(stream: str, setup: JSONValue) -> StoredStream:
     """A record to build a new table's first metadata from."""
-    return StoredStream(stream, TABLE_FORMAT, 1, setup, {}, 0, 0.0, 0.0)
+    return StoredStream(stream, TABLE_FORMAT, TABLE_VERSION, setup, {}, 0, 0.0, 0.0)
+
+
+def _checked_options(info: catalog.GameInfo, request: NewGame) -> JSONValue:
+    """The options of a new table as the game's codec writes them once it has read them, or
+    ``None`` for the defaults: its game is built with stand-in names in the open seats (and
+    thrown away), so whatever the game refuses of the options, the sides or the number of seats
+    is refused now (422, naming the option), before anything is stored."""
+    taken = {name_key(name) for name in request.players if name is not None}
+    names: list[str] = []
+    for seat, name in enumerate(request.players):
+        if name is None:
+            candidates = (f"Open seat {seat + 1}{'+' * n}" for n in itertools.count())
+            name = next(c for c in candidates if name_key(c) not in taken)
+            taken.add(name_key(name))
+        names.append(name)
+    game = new_game(info, names, request.options, request.sides)
+    if request.options is None:
+        return None
+    codec = type(game).rules.codec
+    setup = json.loads(dumps(codec.document(game.setup, ())["setup"]))
+    options: JSONValue = setup.get("options")
+    return options

@@ -113,6 +113,21 @@ class ServerLimits:
     """The most chat messages one game's chat keeps; once it holds them, a seat's message is
     refused (``error`` 409 ``conflict``). With :attr:`chat_length` it bounds a chat's size in
     the store (2 MB of text at most by default)."""
+    open_table_seconds: float = 3_600.0
+    """Seconds a table with open seats waits for its next player: when nobody created it or took
+    a seat at it for this long it is closed, leaves ``GET /games``, and its seats, its start and
+    ``GET /games/{id}`` are refused (410 ``table-expired``). The store keeps its record (a store
+    deletes nothing): the table is closed by its age alone."""
+    lobby_per_client: int = 5
+    """The most tables one client address created that ``GET /games`` lists in each of its parts
+    (open tables, games in play, finished games); not refused: the others are not listed, and
+    ``GET /games/{id}`` still reads them. Within each part every address's newest table comes
+    before any address's second, so a flood from many addresses cannot hide another address's
+    table. Behind a proxy every client has the proxy's address: raise it there."""
+    lobby_scan: int = MAX_LIST_LIMIT
+    """The most records of open tables, and of games, ``GET /games`` reads to choose its entries
+    (from :attr:`list_limit` to the store's ``MAX_LIST_LIMIT``); not refused: older ones are
+    not listed."""
 
     def __attrs_post_init__(self) -> None:
         for name in (
@@ -150,6 +165,16 @@ class ServerLimits:
         if not isinstance(self.bot_kinds, tuple) or not set(self.bot_kinds) <= set(BOT_KINDS):
             raise InvalidArgument(
                 f"bot_kinds must be a tuple of {', '.join(BOT_KINDS)}, not {self.bot_kinds!r}"
+            )
+        _positive(self.open_table_seconds, "open_table_seconds")
+        _positive(self.lobby_per_client, "lobby_per_client", whole=True)
+        if (
+            type(self.lobby_scan) is not int
+            or not self.list_limit <= self.lobby_scan <= MAX_LIST_LIMIT
+        ):
+            raise InvalidArgument(
+                f"lobby_scan must be an int from list_limit ({self.list_limit}) to "
+                f"{MAX_LIST_LIMIT}, not {self.lobby_scan!r}"
             )
 
 

@@ -6,8 +6,14 @@ by the same append as each command's events (:func:`summary_of`, through
 It holds only what every seat may know (the seats awaited, the spectator's view, the outcome),
 so the lobby shows it to anyone. :func:`lobby` lists, within
 :attr:`~avanti.server.limits.ServerLimits.lobby_seconds`, the tables with open seats first
-(:mod:`avanti.server.joining`), then the games in play, then the finished ones, each part the
-most recently updated first. It never shows an event count.
+(:mod:`avanti.server.joining`; not those closed by
+:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`), then the games in play, then the
+finished ones. Each part is listed fairly among the client addresses that created its tables (the
+hash each record keeps as ``"client"``): at most
+:attr:`~avanti.server.limits.ServerLimits.lobby_per_client` tables of one address, every
+address's most recently updated table before any address's second, and so on, each round the
+most recently updated first; so neither one address nor many can hide another's table. It never
+shows an event count.
 """
 
 from __future__ import annotations
@@ -22,10 +28,36 @@ from avanti.server.seats import Table
 from avanti.server.wire import AnyGame
 from avanti.store import GameStore, StoredStream
 
-__all__ = ["TABLE_FORMAT", "client_tables", "game_formats", "lobby", "recent", "summary_of"]
+__all__ = [
+    "TABLE_FORMAT",
+    "TABLE_VERSION",
+    "client_tables",
+    "fair",
+    "game_formats",
+    "lobby",
+    "recent",
+    "summary_of",
+    "table_expired",
+]
 
 TABLE_FORMAT = "avanti-table"
 """The format of an open table's record (:mod:`avanti.server.joining`)."""
+
+TABLE_VERSION = 2
+"""The format version of the open tables the server writes: from 2 on, the setup's
+``"options"`` are the game's codec's own writing of the options it read when the table was
+created (version 1 kept the client's JSON as it was sent, and the lobby does not show it)."""
+
+
+def table_expired(record: StoredStream, seconds: float, now: float) -> bool:
+    """Whether ``record`` is an open table that nobody created or sat down at for more than
+    ``seconds`` before ``now`` (:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`):
+    closed then. A table whose game has started never is."""
+    return (
+        record.format == TABLE_FORMAT
+        and not _started(record.metadata)
+        and now - record.updated > seconds
+    )
 
 
 def summary_of(game: AnyGame) -> dict[str, JSONValue]:
@@ -94,6 +126,28 @@ def _entry(record: StoredStream, table: Table) -> dict[str, JSONValue]:
     }
 
 
+def fair(entries: list[tuple[object, JSONValue]], per_client: int | None) -> list[JSONValue]:
+    """``entries`` (each with its creator's key, the most recently updated first) listed fairly:
+    at most ``per_client`` of one key (``None``: no cap), every key's first before any key's
+    second, and so on, keeping the order within each round."""
+    seen: dict[object, int] = {}
+    ranked: list[tuple[int, int, JSONValue]] = []
+    for order, (key, entry) in enumerate(entries):
+        rank = seen.get(key, 0)
+        seen[key] = rank + 1
+        if per_client is None or rank < per_client:
+            ranked.append((rank, order, entry))
+    ranked.sort(key=lambda item: (item[0], item[1]))
+    return [entry for _, _, entry in ranked]
+
+
+def _client(record: StoredStream) -> object:
+    """Whose table ``record`` is, for :func:`fair`: the hash of the address that created it,
+    or, for a record without one (a game the server did not create), the record's own name."""
+    client = record.metadata.get("client")
+    return ("client", client) if isinstance(client, str) else ("stream", record.stream)
+
+
 def lobby(
     games: GameStore,
     name: str | None,
@@ -102,26 +156,36 @@ def lobby(
     list_limit: int,
     seconds: float,
     now: Callable[[], float] = time.time,
+    scan: int | None = None,
+    per_client: int | None = None,
+    open_seconds: float | None = None,
 ) -> list[JSONValue]:
-    """The lobby (see the module's docstring): up to ``limit`` entries."""
+    """The lobby (see the module's docstring): up to ``limit`` entries, chosen among at most
+    ``scan`` (else ``list_limit``) records of open tables and as many of games; at most
+    ``per_client`` tables of one address in each part (``None``: no cap); open tables unchanged
+    for over ``open_seconds`` are closed (``None``: never)."""
     from avanti.server.joining import open_entry
 
     formats = game_formats(name)
-    waiting: list[JSONValue] = []
-    playing: list[JSONValue] = []
-    finished: list[JSONValue] = []
-    for record in recent(games, (TABLE_FORMAT, *formats), list_limit, seconds, now):
-        if record.format == TABLE_FORMAT:
-            entry = open_entry(record)
-            if entry is not None and (name is None or entry["game"] == name):
-                waiting.append(entry)
+    most = list_limit if scan is None else scan
+    at = now()
+    waiting: list[tuple[object, JSONValue]] = []
+    playing: list[tuple[object, JSONValue]] = []
+    finished: list[tuple[object, JSONValue]] = []
+    for record in recent(games, (TABLE_FORMAT,), most, seconds, lambda: at):
+        if open_seconds is not None and table_expired(record, open_seconds, at):
             continue
+        entry = open_entry(record)
+        if entry is not None and (name is None or entry["game"] == name):
+            waiting.append((_client(record), entry))
+    for record in recent(games, formats, most, seconds, lambda: at):
         table = Table.from_metadata(record.metadata)
         if table is None:
             continue
-        entry = _entry(record, table)
-        (finished if entry["over"] else playing).append(entry)
-    return (waiting + playing + finished)[:limit]
+        game = _entry(record, table)
+        (finished if game["over"] else playing).append((_client(record), game))
+    parts = (fair(part, per_client) for part in (waiting, playing, finished))
+    return [entry for part in parts for entry in part][:limit]
 
 
 def client_tables(records: list[StoredStream], client: str) -> int:

@@ -166,7 +166,7 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
         },
         "/games": {
             "get": {
-                "summary": "The lobby: stored games, the most recently updated first",
+                "summary": "The lobby: open tables, then games in play, then finished ones",
                 "parameters": [
                     {"name": "game", "in": "query", "schema": {"enum": names}},
                     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
@@ -207,6 +207,7 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                     "400": _error("bad-request: after is beyond the game's version."),
                     "401": bad_token,
                     "404": no_game,
+                    "410": _error("table-expired: the table waited too long and is closed."),
                     **other,
                 },
             }

@@ -36,8 +36,13 @@ def more_operations(
                     "400": _error("bad-request, malformed-json."),
                     "404": _error("unknown-game: no table with open seats has that id."),
                     "409": _error("table-full: every seat is taken."),
+                    "410": _error("table-expired: the table waited too long and is closed."),
                     "413": too_large,
-                    "422": _error("invalid-name: the name's length or characters, or a twin."),
+                    "422": _error(
+                        "invalid-name: the name's length or characters, or a twin (in case or "
+                        "Unicode form); invalid-options, invalid-setup: the game refuses to start "
+                        "with the last seat taken (the seat stays open)."
+                    ),
                     "429": _error("rate-limited: too many seats taken from this address."),
                     **other,
                 },
@@ -79,6 +84,7 @@ def more_operations(
                     "403": _error("forbidden: the token is not the creator's."),
                     "404": _error("unknown-game: no table with open seats has that id."),
                     "409": _error("table-full: every seat is taken already."),
+                    "410": _error("table-expired: the table waited too long and is closed."),
                     **other,
                 },
             }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,18 @@ from avanti.core.limits import names_problem, new_seed
 from avanti.server.wire import AnyGame, ApiError, dumps
 from avanti.store.base import check_command_id
 
-__all__ = ["CommandRequest", "Hello", "NewGame", "decode", "illegal", "new_game", "version_of"]
+__all__ = [
+    "CommandRequest",
+    "Hello",
+    "NewGame",
+    "decode",
+    "illegal",
+    "name_key",
+    "new_game",
+    "player_name",
+    "twin_problem",
+    "version_of",
+]
 
 _COMMAND_KEYS = frozenset({"command", "notation", "expected_version", "command_id"})
 _GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides", "seconds_per_move"})
@@ -36,6 +48,36 @@ _LAYOUTS = ("wide", "narrow")
 def version_of(value: object) -> int | None:
     """A version (an int >= 0) from JSON (no bool), else ``None``."""
     return value if type(value) is int and value >= 0 else None
+
+
+def player_name(name: object) -> object:
+    """A player's name as a request sent it, in Unicode's composed form (NFC), so that a name
+    typed with a precomposed ``é`` and one typed as ``e`` and a combining accent are one name;
+    anything else as it is (for :func:`~avanti.core.limits.name_problem` to refuse)."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+
+
+def name_key(name: str) -> str:
+    """What two names of one table may not share: the name in its composed form (NFC),
+    case-folded. ``"José"``, ``"JOSÉ"`` and ``"jose\u0301"`` have one key."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def twin_problem(names: tuple[str | None, ...]) -> str | None:
+    """What is wrong with ``names`` (``None``: an open seat) that differ only in case or in
+    their Unicode form, or ``None``. Names that are the same string are left to the game's own
+    check. Seats are named by position, never by the names themselves."""
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if name is None:
+            continue
+        first = seen.setdefault(name_key(name), seat)
+        if first != seat and names[first] != name:
+            return (
+                f"player names must differ in more than case: seat {seat} has the name of seat "
+                f"{first}"
+            )
+    return None
 
 
 def _object(
@@ -114,7 +156,8 @@ class NewGame:
     game: str
     """The game's name in :mod:`avanti.catalog`."""
     players: tuple[str | None, ...]
-    """The players' names, by seat; ``None`` for an open seat."""
+    """The players' names, by seat, in Unicode's composed form (NFC); ``None`` for an open
+    seat."""
     bots: Mapping[int, str]
     """The seats bots play, with their kind."""
     options: JSONValue = None
@@ -160,7 +203,10 @@ class NewGame:
                 f"'players' must be a list of {info.min_players} to {info.max_players} names "
                 "(null for an open seat)",
             )
-        names = tuple(player if isinstance(player, str) else None for player in players)
+        names = tuple(
+            unicodedata.normalize("NFC", player) if isinstance(player, str) else None
+            for player in players
+        )
         raw = body.get("bots", {})
         if not isinstance(raw, dict):
             raise ApiError(400, "bad-request", """'bots' must be an object: {"1": "heuristic"}""")
@@ -187,6 +233,9 @@ class NewGame:
                     "invalid-setup",
                     "a table with open seats needs a seat of its creator's: name it",
                 )
+        twins = twin_problem(names)
+        if twins is not None:
+            raise ApiError(422, "invalid-setup", twins)
         seconds = body.get("seconds_per_move")
         if seconds is not None and (
             isinstance(seconds, bool)

@@ -123,6 +123,7 @@ ERROR_KINDS: dict[str, str] = {
     "invalid-request": "400 (chat): a chat message that may not be sent (length, characters)",
     "invalid-name": "422: a name that may not sit at the table (its length, characters, a twin)",
     "table-full": "409: every seat of the table is taken",
+    "table-expired": "410: nobody sat down at the table for open_table_seconds: it is closed",
     "not-over": "409: a rematch of a game that is not over",
     "rate-limited": "429: too many commands, new games, seats or chat messages in a short time",
     "too-many-connections": "429 (WebSocket): the game has as many connections as it may",

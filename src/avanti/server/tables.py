@@ -40,6 +40,7 @@ from avanti.server.lobby import (
     lobby,
     recent,
     summary_of,
+    table_expired,
 )
 from avanti.server.log import log
 from avanti.server.requests import CommandRequest, NewGame, decode, illegal, new_game
@@ -161,6 +162,9 @@ class Tables:
         self._create_buckets = Buckets(limits.games_per_second, limits.games_burst)
         self.lock = threading.Lock()
         """Guards the rate buckets."""
+        self.now: Callable[[], float] = time.time
+        """The clock (Unix time) the lobby and the open tables' closing read; a test sets
+        another."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -312,8 +316,11 @@ class Tables:
         client = token_hash(client)[:16]  # the address itself is not kept
         formats = (TABLE_FORMAT, *game_formats(None))
         seconds = self.limits.lobby_seconds
-        records = recent(self.games, formats, self.limits.list_limit, seconds)
-        open_games = client_tables(records, client)
+        at = self.now()
+        records = recent(self.games, formats, self.limits.list_limit, seconds, lambda: at)
+        closing = self.limits.open_table_seconds
+        live = [record for record in records if not table_expired(record, closing, at)]
+        open_games = client_tables(live, client)
         if open_games >= self.limits.games_per_client:
             log(logging.WARNING, "limit", limit="games_per_client")
             raise ApiError(
@@ -381,9 +388,20 @@ class Tables:
     # -- the lobby -----------------------------------------------------------------------------
 
     def lobby(
-        self, name: str | None, limit: int, *, now: Callable[[], float] = time.time
+        self, name: str | None, limit: int, *, now: Callable[[], float] | None = None
     ) -> list[JSONValue]:
         """The lobby (:func:`avanti.server.lobby.lobby`): open tables, games in play, finished
-        ones, up to ``limit``, from the records alone."""
-        most, seconds = self.limits.list_limit, self.limits.lobby_seconds
-        return lobby(self.games, name, limit, list_limit=most, seconds=seconds, now=now)
+        ones, up to ``limit``, from the records alone, listed fairly among the addresses that
+        created them; ``now``: the clock (else :attr:`now`)."""
+        limits = self.limits
+        return lobby(
+            self.games,
+            name,
+            limit,
+            list_limit=limits.list_limit,
+            seconds=limits.lobby_seconds,
+            now=self.now if now is None else now,
+            scan=limits.lobby_scan,
+            per_client=limits.lobby_per_client,
+            open_seconds=limits.open_table_seconds,
+        )
