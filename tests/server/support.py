@@ -121,7 +121,7 @@ def serving(
     store = (
         SQLiteEventStore(database, synchronous="NORMAL") if isinstance(database, Path) else database
     )
-    app = create_app(GameStore(store), limits=limits, bot_think_seconds=think)
+    app = create_app(GameStore(store, hold=True), limits=limits, bot_think_seconds=think)
     config = uvicorn.Config(
         app,
         host="127.0.0.1",

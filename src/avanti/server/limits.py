@@ -128,6 +128,14 @@ class ServerLimits:
     """The most records of open tables, and of games, ``GET /games`` reads to choose its entries
     (from :attr:`list_limit` to the store's ``MAX_LIST_LIMIT``); not refused: older ones are
     not listed."""
+    send_timeout: float = 30.0
+    """Seconds a message to a WebSocket may take to go out (a client that does not read takes
+    forever): past them the connection is closed (``error`` 408 ``too-slow``, close code 4408).
+    A client that reads is never near it."""
+    outbox_bytes: int = 1 << 20
+    """The most characters of chat messages and notices waiting to be sent to one WebSocket
+    connection (its game's updates wait as one, the newest); a connection that falls further
+    behind is closed (``error`` 408 ``too-slow``, close code 4408)."""
 
     def __attrs_post_init__(self) -> None:
         for name in (
@@ -156,8 +164,10 @@ class ServerLimits:
             "body_timeout",
             "keep_alive_timeout",
             "lobby_seconds",
+            "send_timeout",
         ):
             _positive(getattr(self, name), name)
+        _positive(self.outbox_bytes, "outbox_bytes", whole=True)
         if type(self.list_limit) is not int or not 1 <= self.list_limit <= MAX_LIST_LIMIT:
             raise InvalidArgument(
                 f"list_limit must be an int from 1 to {MAX_LIST_LIMIT}, not {self.list_limit!r}"

@@ -109,6 +109,7 @@ ERROR_KINDS: dict[str, str] = {
     "not-found": "404: no such path",
     "method-not-allowed": "405: that method is not allowed on the path",
     "idle-timeout": "408 (WebSocket): nothing was received for too long",
+    "too-slow": "408 (WebSocket): the client did not take the server's messages in time",
     "request-timeout": "408: the request's body did not arrive in time",
     "cross-origin": "403: a request made by a page of another site",
     "unsupported-media-type": "415: a request body that is not application/json",

@@ -21,7 +21,7 @@ from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
 from avanti.server.limits import ServerLimits, TokenBucket
 from avanti.server.log import LOGGER, log
-from avanti.server.push import Listener
+from avanti.server.push import Behind, Listener
 from avanti.server.requests import CommandRequest, Hello
 from avanti.server.service import Server
 from avanti.server.wire import ApiError, conflict, dumps, game_id
@@ -35,6 +35,7 @@ CLOSE_CODES = {
     "unauthorized": 4401,
     "unknown-game": 4404,
     "idle-timeout": 4408,
+    "too-slow": 4408,
     "too-large": 1009,
     "too-many-connections": 1013,
     "unavailable": 1011,
@@ -132,11 +133,13 @@ class _Socket:
         return Hello.read(message)
 
     async def fail(self, error: ApiError) -> None:
-        """Send an ``error`` message, then close the socket with the error's code."""
-        with contextlib.suppress(_Gone):
-            await self.send(error_message(error))
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await self._websocket.close(CLOSE_CODES.get(error.kind, 4400))
+        """Send an ``error`` message, then close the socket with the error's code; neither waits
+        longer than the send timeout for a client that does not read."""
+        with anyio.move_on_after(self._limits.send_timeout):
+            with contextlib.suppress(_Gone):
+                await self.send(error_message(error))
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self._websocket.close(CLOSE_CODES.get(error.kind, 4400))
 
 
 async def stream(websocket: WebSocket) -> None:
@@ -168,7 +171,16 @@ async def stream(websocket: WebSocket) -> None:
             )
         table = seated.info if hello.table else None
         recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
-        listener = Listener(game, seat, hello.after, socket.send, table, hello.layout)
+        listener = Listener(
+            game,
+            seat,
+            hello.after,
+            socket.send,
+            table,
+            hello.layout,
+            send_timeout=server.limits.send_timeout,
+            outbox_bytes=server.limits.outbox_bytes,
+        )
         listener.clock = server.clock.of
         try:
             server.hub.join(listener)
@@ -262,16 +274,31 @@ async def _listen(server: Server, socket: _Socket, listener: Listener) -> Except
         pushing = anyio.CancelScope()
 
         async def push() -> None:
+            nonlocal ended
             with pushing, contextlib.suppress(_Gone):  # a client gone is seen by _serve
-                await listener.run()
+                try:
+                    await listener.run()
+                except Behind as behind:  # it does not read: stop answering it too
+                    ended = _behind(listener, behind)
+                    tasks.cancel_scope.cancel()
 
         tasks.start_soon(push)
         try:
             await _serve(server, socket, listener)
+        except Behind as behind:
+            ended = _behind(listener, behind)
         except Exception as error:
             ended = error
         pushing.cancel()
     return ended
+
+
+def _behind(listener: Listener, behind: Behind) -> _Closing:
+    """The end of a session whose client fell behind (see :class:`~avanti.server.push.Behind`),
+    logged as a limit hit."""
+    limit = "outbox_bytes" if "bytes" in behind.why else "send_timeout"
+    log(logging.WARNING, "limit", limit=limit, game=listener.game_id)
+    return _Closing(ApiError(408, "too-slow", f"the connection fell behind: {behind.why}"))
 
 
 async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:

@@ -1,0 +1,162 @@
+"""Finding 2 of the attack review: what a WebSocket that never reads can make the server keep.
+
+Before, every chat message (and rematch notice) started one task per connection, each waiting
+for the connection's lock behind a send that never ended: five spectator sockets that never read
+took the server from 55 to 135 MB in 12 s, and a socket that sent a ping now and then was never
+closed. Now each connection owes at most its newest update and ``outbox_bytes`` of notices, and
+a send that takes longer than ``send_timeout`` cuts it: its session closes it and forgets it.
+
+The sockets here speak WebSocket by hand on a plain TCP socket with a small receive buffer, so
+that "never reads" is exactly that. Nothing waits a fixed time: each wait ends when the server
+has forgotten the socket (:data:`~tests.server.support.PATIENCE` only stops a broken test).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from websockets.sync.client import ClientConnection
+
+from avanti.server.push import Hub
+from tests.server.support import (
+    PATIENCE,
+    ROOMY,
+    Served,
+    open_socket,
+    receive,
+    serving,
+    wait_for,
+)
+
+LIMITS = attrs.evolve(
+    ROOMY,
+    chat_per_second=10_000.0,
+    chat_burst=10_000,
+    chat_per_game=100_000,
+    chat_length=50_000,
+    outbox_bytes=200_000,
+    send_timeout=2.0,
+)
+"""Roomy, with long chat messages (what a deaf socket is sent must fill the system's socket
+buffers, several MB on loopback, before anything waits), but a connection may owe 200 kB of
+notices (five messages) and take 2 s to take one message."""
+
+
+def frame(payload: bytes, opcode: int = 1) -> bytes:
+    """One masked client frame (RFC 6455): text by default."""
+    mask = os.urandom(4)
+    size = len(payload)
+    if size < 126:
+        head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def deaf_socket(served: Served, game_id: str, token: str | None) -> socket.socket:
+    """A WebSocket to the game's stream that sends its hello and then never reads again: its
+    receive buffer is as small as the system allows, so the server's sends back up at once."""
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    raw.settimeout(30)
+    raw.connect(("127.0.0.1", served.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall(
+        (
+            f"GET /games/{game_id}/stream HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)  # byte by byte: nothing after the handshake is read
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    raw.sendall(frame(json.dumps({"token": token, "after": 0, "table": True}).encode()))
+    return raw
+
+
+def hub_of(served: Served) -> Hub:
+    """The running app's hub."""
+    app: Any = served.server.config.app
+    hub: Hub = app.state.server.hub
+    return hub
+
+
+def listeners(served: Served, game_id: str) -> int:
+    """The connections this server keeps listening to the game."""
+    channel = hub_of(served)._channels.get(game_id)
+    return 0 if channel is None else len(channel.listeners)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A server with :data:`LIMITS`."""
+    with serving(tmp_path / "games.db", limits=LIMITS) as running:
+        yield running
+
+
+def said(client: ClientConnection, number: int) -> None:
+    """Wait until the talker is sent its own chat message ``number`` back (so the server has
+    stored it and told every connection: the talker reads, it is no deaf socket)."""
+    while True:
+        message = receive(client)
+        if message["type"] == "chat" and message["messages"][0]["text"].startswith(f"{number:04d}"):
+            return
+
+
+def test_2_spectators_that_never_read_are_cut_while_the_chat_goes_on(served: Served) -> None:
+    created = served.create("mare", ["Ann", "Bob"])
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    deaf = [deaf_socket(served, game_id, None) for _ in range(5)]
+    try:
+        with open_socket(served.ws_url(game_id), ann) as talker:
+            assert receive(talker)["type"] == "update"
+            wait_for(lambda: listeners(served, game_id) == 6, "every socket to listen")
+            sent = 0
+            while listeners(served, game_id) > 1:  # until every deaf socket is cut
+                assert sent < 1_000, f"{listeners(served, game_id) - 1} deaf sockets still kept"
+                talker.send(json.dumps({"type": "chat", "text": f"{sent:04d} " + "x" * 40_000}))
+                said(talker, sent)
+                sent += 1
+            # the talker, which reads, is still served: its next message is answered
+            talker.send(json.dumps({"type": "ping"}))
+            assert receive(talker)["type"] == "pong"
+    finally:
+        for raw in deaf:
+            raw.close()
+    wait_for(lambda: listeners(served, game_id) == 0, "the server to forget every socket")
+
+
+def test_2_a_socket_that_pings_and_never_reads_is_closed(served: Served) -> None:
+    created = served.create("mare", ["Ann", "Bob"])
+    game_id = created["id"]
+    raw = deaf_socket(served, game_id, None)
+    try:
+        wait_for(lambda: listeners(served, game_id) == 1, "the socket to listen")
+        raw.settimeout(0.2)
+        pings = frame(b'{"type":"ping"}') * 100
+        deadline = time.monotonic() + PATIENCE
+        while listeners(served, game_id):  # the pongs pile up on a socket that never reads
+            assert time.monotonic() < deadline, "a socket that pings and never reads is kept"
+            try:
+                raw.sendall(pings)
+            except TimeoutError:  # the server stopped reading it: it waits on a pong
+                continue
+            except OSError:  # closed by the server
+                break
+        wait_for(lambda: listeners(served, game_id) == 0, "the server to forget the socket")
+    finally:
+        raw.close()
