@@ -1,43 +1,119 @@
 """A clock per move, for the games created with ``"seconds_per_move"``.
 
-The record of such a game keeps its time per move (``"clock"``, seconds). Whenever this
-process sees a new version of it (a command, a bot's move, another process's change that its
-watcher loaded), the first seat the game waits for that a person plays gets that long from
-now: every ``update`` of the game carries ``"clock": {"seat", "deadline", "seconds"}``
-(``deadline`` in Unix seconds; ``null`` while no person is awaited). When a deadline passes
-with the game still at that version, the seat's move is the ``random`` bot's for that one move,
-executed through the table core at that version (so of two processes timing one game, one
-moves), and every connection is told in the chat, as a system message: "Ann's time ran out: a
-bot moved". The seat is its person's again for the next move.
+The record of such a game keeps its time per move (``"clock"``, seconds) and the moment the
+version in play began to wait (``"clock_started"``: ``{"version", "at"}``, Unix seconds), which
+the first server process to see that version writes once (:class:`Timing` is the one reader of
+both). A version's deadline is derived from the record alone: the moment it began to wait plus
+the time per move. Nothing resets it: a seat handed to a bot and back, or a server that
+restarts, finds the deadline of the version in play where it was.
+
+Every ``update`` of the game carries ``"clock": {"seat", "deadline", "seconds"}`` for the first
+seat the game waits for that a person plays, with the seats as they are now (``deadline`` in
+Unix seconds; ``null`` while no person is awaited). A seat a bot plays is not timed: its bot
+moves. When a deadline passes with the game still at that version and a person awaited (a seat
+handed back to its person mid-wait is timed again, the time spent counting), the seat's move
+is the ``random`` bot's for that one move, executed through the table core at that version (so
+of two processes timing one game, one moves), and every connection is told in the chat, as a
+system message: "Ann's time ran out: a bot moved". The seat is its person's again for the next
+move.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import math
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import EllipsisType
 from typing import Any
 
 import anyio
 import anyio.abc
 from anyio import to_thread
-from attrs import frozen
+from attrs import define, evolve, frozen
 
 from avanti.bots import RandomBot
 from avanti.core.codec import JSONValue
+from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
 from avanti.server.chat import Chat
 from avanti.server.log import log
 from avanti.server.push import Hub
 from avanti.server.requests import CommandRequest
 from avanti.server.seats import Table
-from avanti.server.tables import Acted, Tables
+from avanti.server.tables import MAX_RETRIES, Acted, Tables
 from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.store import MetadataChanged
 
-__all__ = ["Clock", "Deadline"]
+__all__ = ["CLOCK", "CLOCK_STARTED", "TICK", "Clock", "Deadline", "Started", "Timing"]
+
+CLOCK = "clock"
+"""The key of a timed game's record metadata that holds its time per move (seconds)."""
+
+CLOCK_STARTED = "clock_started"
+"""The key of a timed game's record metadata that holds when the version in play began to wait
+(``{"version": 7, "at": 1796069130.5}``)."""
+
+TICK = 1.0
+"""The longest the timer sleeps before it reads the time again (seconds)."""
+
+
+@frozen
+class Started:
+    """When a version of a timed game began to wait for its seat."""
+
+    version: int
+    """The version."""
+    at: float
+    """When it began to wait (Unix seconds)."""
+
+    def to_metadata(self) -> dict[str, JSONValue]:
+        """The record's metadata key that keeps it."""
+        return {CLOCK_STARTED: {"version": self.version, "at": self.at}}
+
+
+def _number(value: object) -> float | None:
+    """``value`` as a finite float, if it is a finite int or float (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+@frozen
+class Timing:
+    """A timed game's clock as its record keeps it."""
+
+    seconds: float
+    """The time per move (seconds)."""
+    started: Started | None = None
+    """When the newest version the record names began to wait (``None``: not written yet)."""
+
+    @classmethod
+    def from_metadata(cls, metadata: object) -> Timing | None:
+        """The clock of a record's ``metadata``, or ``None`` for a game without one."""
+        if not isinstance(metadata, Mapping):
+            return None
+        seconds = _number(metadata.get(CLOCK))
+        if seconds is None or seconds <= 0:
+            return None
+        kept = metadata.get(CLOCK_STARTED)
+        started = None
+        if isinstance(kept, Mapping):
+            version, at = kept.get("version"), _number(kept.get("at"))
+            if type(version) is int and version >= 0 and at is not None:
+                started = Started(version, at)
+        return cls(seconds, started)
+
+    def deadline(self, version: int) -> float | None:
+        """When the time of the seat awaited at ``version`` runs out: the moment that version
+        began to wait plus the time per move (``None`` when that moment is not known)."""
+        started = self.started
+        if started is None or started.version != version:
+            return None
+        return started.at + self.seconds
 
 
 @frozen
@@ -60,6 +136,27 @@ class Deadline:
         return {"seat": self.seat, "deadline": self.deadline, "seconds": self.seconds}
 
 
+@define
+class _Timed:
+    """What the clock knows of one timed game: the record's clock and seats, as last read, and
+    the newest version seen."""
+
+    timing: Timing
+    table: Table | None
+    version: int = -1
+    waiting: tuple[int, ...] = ()
+    over: bool = False
+    fired: Deadline | None = None
+
+    def deadline(self) -> Deadline:
+        """The deadline of the version in play, for the seats as last read."""
+        at = self.timing.deadline(self.version)
+        table = self.table
+        people = [s for s in self.waiting if table is None or table.bot(s) is None]
+        seat = None if self.over or at is None or not people else people[0]
+        return Deadline(self.version, seat, math.inf if at is None else at, self.timing.seconds)
+
+
 class Clock:
     """The deadlines of the timed games this process sees (see the module's docstring)."""
 
@@ -75,9 +172,9 @@ class Clock:
         self._hub = hub
         self._chat = chat
         self._acted = acted
-        self._now = now
-        self._timed: dict[str, tuple[float, Table | None]] = {}
-        self._deadlines: dict[str, Deadline] = {}
+        self.now = now
+        """The time (Unix seconds) the deadlines are measured by."""
+        self._timed: dict[str, _Timed] = {}
         self._changed = anyio.Event()
         self._tasks: anyio.abc.TaskGroup | None = None
         hub.observers.append(self.observe)
@@ -92,58 +189,125 @@ class Clock:
         self._tasks = None
 
     def register(self, game_id: str, metadata: Any, game: AnyGame) -> None:
-        """Time ``game_id`` if its record's ``metadata`` has a clock (and note ``game``)."""
-        seconds = metadata.get("clock") if isinstance(metadata, dict) else None
-        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds > 0:
-            self._timed[game_id] = (float(seconds), Table.from_metadata(metadata))
-            self.observe(game_id, game)
+        """Time ``game_id`` if its record's ``metadata`` has a clock, with the seats and the
+        moment the version in play began to wait as that record holds them (and note ``game``).
+        """
+        timed = self._note(game_id, metadata, game)
+        if timed is not None:
+            timed.fired = None  # the seats may have changed: a deadline passed is tried again
 
-    def observe(self, game_id: str, game: AnyGame) -> None:
-        """Note a version of a game: a timed game's new version starts its seat's time."""
+    def _note(self, game_id: str, metadata: Any, game: AnyGame) -> _Timed | None:
+        """:meth:`register`, short of trying a deadline passed again; what is known."""
+        timing = Timing.from_metadata(metadata)
+        if timing is None:
+            return None
+        table = Table.from_metadata(metadata)
         timed = self._timed.get(game_id)
         if timed is None:
+            timed = self._timed[game_id] = _Timed(timing, table)
+        else:
+            timed.table = table
+            stored, known = timing.started, timed.timing.started
+            if known is not None and (stored is None or stored.version < known.version):
+                timing = evolve(timing, started=known)  # written to the record soon
+            timed.timing = timing
+        self._changed.set()
+        self.observe(game_id, game)
+        return timed
+
+    def observe(self, game_id: str, game: AnyGame) -> None:
+        """Note a version of a game: a timed game's new version begins to wait now, unless its
+        record says since when (that moment is written to the record once)."""
+        timed = self._timed.get(game_id)
+        if timed is None or game.version <= timed.version:
             return
-        known = self._deadlines.get(game_id)
-        if known is not None and known.version >= game.version:
-            return
-        seconds, table = timed
-        people = [s for s in game.waiting if table is None or table.bot(s) is None]
-        seat = None if game.is_over or not people else people[0]
-        self._deadlines[game_id] = Deadline(game.version, seat, self._now() + seconds, seconds)
+        timed.version, timed.waiting, timed.over = game.version, tuple(game.waiting), game.is_over
+        started = timed.timing.started
+        if not game.is_over and (started is None or started.version != game.version):
+            started = Started(game.version, self.now())
+            timed.timing = evolve(timed.timing, started=started)
+            if self._tasks is not None:
+                self._tasks.start_soon(self._keep, game_id, started)
         self._changed.set()
 
     def of(self, game_id: str, game: AnyGame) -> JSONValue | EllipsisType:
         """The ``clock`` of an update of ``game``, or ``...`` for a game without one."""
-        if game_id not in self._timed:
+        timed = self._timed.get(game_id)
+        if timed is None:
             return ...
         self.observe(game_id, game)
-        known = self._deadlines.get(game_id)
-        return None if known is None or known.version != game.version else known.data()
+        return None if timed.version != game.version else timed.deadline().data()
 
     async def _run(self) -> None:
         """Make the move of each seat whose time ran out, until cancelled."""
         while True:
-            due = [d.deadline for d in self._deadlines.values() if d.seat is not None]
-            wait = max(0.0, min(due) - self._now()) if due else None
-            with anyio.move_on_after(wait if wait is not None else float("inf")):
+            now = self.now()
+            nearest = math.inf
+            for game_id, timed in list(self._timed.items()):
+                deadline = timed.deadline()
+                if deadline.seat is None or deadline == timed.fired:  # tried: wait for news
+                    continue
+                if deadline.deadline > now:
+                    nearest = min(nearest, deadline.deadline)
+                elif self._tasks is not None:
+                    timed.fired = deadline
+                    self._tasks.start_soon(self._time_out, game_id, deadline)
+            wait = math.inf if nearest == math.inf else min(TICK, max(0.0, nearest - now))
+            with anyio.move_on_after(wait):
                 await self._changed.wait()
             self._changed = anyio.Event()
-            now = self._now()
-            for game_id, deadline in list(self._deadlines.items()):
-                if deadline.seat is not None and deadline.deadline <= now:
-                    self._deadlines[game_id] = Deadline(
-                        deadline.version, None, deadline.deadline, deadline.seconds
-                    )
-                    if self._tasks is not None:
-                        self._tasks.start_soon(self._time_out, game_id, deadline)
+
+    async def _keep(self, game_id: str, started: Started) -> None:
+        """Write when a version began to wait into the game's record, unless a record of it is
+        there already (another process's, which is then the one that counts)."""
+        try:
+            kept = await to_thread.run_sync(self._write, game_id, started)
+        except AvantiError as error:  # the store failed: this process's moment counts here
+            log(logging.WARNING, "clock-write-failed", game=game_id, message=str(error))
+            return
+        timed = self._timed.get(game_id)
+        if timed is not None and kept.version == timed.version and timed.timing.started != kept:
+            timed.timing = evolve(timed.timing, started=kept)
+            self._changed.set()
+
+    def _write(self, game_id: str, started: Started) -> Started:
+        """In a worker thread: the moment the record keeps for ``started.version`` (written
+        now if it keeps none)."""
+        events = self._tables.games.events
+        for _ in range(MAX_RETRIES):
+            record = events.stream(game_id)
+            timing = Timing.from_metadata(record.metadata)
+            kept = None if timing is None else timing.started
+            if kept is not None and kept.version >= started.version:
+                return kept
+            if timing is None or record.version > started.version:
+                return started  # no clock any more, or the game moved on: nothing to keep
+            metadata = {**record.metadata, **started.to_metadata()}
+            try:
+                events.set_metadata(game_id, metadata, expected=record.metadata)
+            except MetadataChanged:  # pragma: no cover - a hand-over meanwhile
+                continue
+            return started
+        return started  # pragma: no cover - a storm of changes: kept in this process only
 
     async def _time_out(self, game_id: str, deadline: Deadline) -> None:
-        """The move of a seat whose time ran out, by the random bot, and the chat told."""
+        """The move of a seat whose time ran out, by the random bot, and the chat told: with
+        the game, its seats and its clock read again, so a seat a bot plays now, a game that
+        moved on or a deadline another process wrote later is left alone."""
         try:
             seated = await to_thread.run_sync(self._tables.read, game_id)
+            timed = self._note(game_id, seated.record.metadata, seated.game)
             game, table = seated.game, seated.table
-            seat = deadline.seat
-            if game.version != deadline.version or seat is None or seat not in game.waiting:
+            current = None if timed is None else timed.deadline()
+            seat = None if current is None else current.seat
+            if (
+                current is None
+                or seat is None
+                or current.version != deadline.version
+                or game.version != deadline.version
+                or seat not in game.waiting
+                or current.deadline > self.now()
+            ):
                 return
             legal = tuple(game.legal_commands(seat))
             command = RandomBot().choose(game.view(seat), legal, Rng(secrets.randbits(64)).stream())
@@ -161,3 +325,5 @@ class Clock:
             log(logging.INFO, "time-out", game=game_id, seat=seat)
         except ApiError as error:  # the game moved on meanwhile, or a bot took the seat
             log(logging.DEBUG, "time-out-refused", game=game_id, kind=error.kind)
+        finally:
+            self._changed.set()  # a deadline read later than thought is waited for

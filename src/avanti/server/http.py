@@ -22,6 +22,7 @@ from starlette.responses import Response
 from avanti import catalog
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
+from avanti.server.clock import CLOCK
 from avanti.server.log import LOGGER, log
 from avanti.server.requests import CommandRequest, NewGame
 from avanti.server.service import Server
@@ -168,7 +169,8 @@ async def create_game(request: Request) -> Response:
     created = await to_thread.run_sync(create, wanted, _client(request))
     log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
     if created.game is not None and wanted.seconds_per_move is not None:
-        server.clock.register(created.game_id, {"clock": wanted.seconds_per_move}, created.game)
+        metadata = {**created.table.to_metadata(), CLOCK: wanted.seconds_per_move}
+        server.clock.register(created.game_id, metadata, created.game)
     server.bots.kick(created.game_id)
     seats = [
         {
@@ -292,8 +294,7 @@ async def _hand_over(request: Request, kind: str | None) -> Response:
     wanted = str(request.path_params["seat"])
     seat = await to_thread.run_sync(server.tables.hand_over, game, token, wanted, kind)
     log(logging.INFO, "bot-seat", game=game, seat=seat, bot=kind)
-    if kind is not None:
-        server.bots.kick(game)
+    await server.read(game)  # an awaited bot plays; the clock times the seats as they are now
     return json_response({"seat": seat, "bot": kind})
 
 

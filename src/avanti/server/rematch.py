@@ -28,6 +28,7 @@ from attrs import evolve
 
 from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
+from avanti.server.clock import CLOCK, Timing
 from avanti.server.lobby import summary_of
 from avanti.server.seats import Table, token_hash
 from avanti.server.tables import MAX_RETRIES, Seated, Tables
@@ -117,9 +118,9 @@ class Rematch:
             **Table(table.game, seats).to_metadata(),
             "client": client,
         }
-        clock = seated.record.metadata.get("clock")
-        if clock is not None:
-            metadata["clock"] = clock
+        timing = Timing.from_metadata(seated.record.metadata)
+        if timing is not None:  # the time per move; the new game's waiting begins afresh
+            metadata[CLOCK] = timing.seconds
         fresh = _fresh(seated.game)
         metadata.update(summary_of(fresh))
         with contextlib.suppress(StreamExists):  # another seat asked first: that is the rematch

@@ -88,8 +88,10 @@ class Server:
         return seated
 
     def acted(self, game_id: str, acted: Acted) -> None:
-        """Offer a stored command's game to the listeners, and wake the bots it awaits."""
+        """Offer a stored command's game to the listeners and the clock (with the seats and
+        the clock its record holds), and wake the bots it awaits."""
         log(logging.DEBUG, "command", game=game_id, seat=acted.seat, version=acted.game.version)
+        self.clock.register(game_id, acted.executed.record.metadata, acted.game)
         self.hub.publish(game_id, acted.game)
         table = acted.table
         if table is not None and any(table.bot(seat) for seat in acted.game.waiting):
