@@ -9,8 +9,9 @@ a bug into a logged 500.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import anyio
@@ -39,9 +40,10 @@ from avanti.server.wire import (
 )
 from avanti.store import StoreError
 
-__all__ = ["ENDPOINTS", "EXCEPTION_HANDLERS", "json_response"]
+__all__ = ["ENDPOINTS", "EXCEPTION_HANDLERS", "Jobs", "json_response", "read_whole"]
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+T = TypeVar("T")
 
 
 def json_response(
@@ -67,15 +69,85 @@ def _token(request: Request) -> str | None:
     return token.strip()
 
 
+_DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits and nothing else (``str.isdigit`` also takes ``²`` and ``①``, which ``int``
+refuses, and ``\\d`` every script's digits)."""
+
+
+def read_whole(text: str, least: int, most: int) -> int | None:
+    """``text`` as a whole number from ``least`` to ``most`` when it is written in ASCII digits
+    alone, at most 12 of them; ``None`` for anything else (a sign, a space, ``²``, ``①``, another
+    script's digits, too many digits): the one strict reader of the numbers in a request."""
+    if len(text) > 12 or _DIGITS.fullmatch(text) is None:
+        return None
+    number = int(text)
+    return number if least <= number <= most else None
+
+
 def _query_int(request: Request, name: str, default: int, least: int, most: int) -> int:
     text = request.query_params.get(name)
     if text is None:
         return default
-    if not (text.isascii() and text.isdigit() and len(text) <= 12 and least <= int(text) <= most):
+    number = read_whole(text, least, most)
+    if number is None:
         raise ApiError(
             400, "bad-request", f"?{name}= must be a whole number from {least} to {most}"
         )
-    return int(text)
+    return number
+
+
+class Jobs:
+    """A budget of worker threads for the requests that cost much CPU (the rules lab's): at most
+    ``workers`` jobs run at once, at most ``queue`` more wait for a worker, and one client
+    address has at most ``per_client`` running or waiting. A job beyond is refused at once,
+    before any work, so the other endpoints keep the rest of the machine; each refusal is
+    logged as a limit named ``<name>_jobs_per_client`` or ``<name>_queue``.
+
+    Made and used on the app's event loop only, so its counts need no lock.
+    """
+
+    def __init__(self, workers: int, queue: int, per_client: int, *, name: str) -> None:
+        self._workers = anyio.CapacityLimiter(workers)
+        self._most = workers + queue
+        self._per_client = per_client
+        self._name = name
+        self._jobs = 0
+        self._by_client: dict[str, int] = {}
+
+    @property
+    def under_way(self) -> int:
+        """The jobs running or waiting now."""
+        return self._jobs
+
+    async def run(self, client: str, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a worker thread of the budget's, once one is free, for
+        ``client`` (an address).
+
+        :raises ApiError: 429 ``rate-limited`` when ``client`` has its share of jobs running
+            or waiting already, 503 ``busy`` when as many jobs run and wait as the budget takes.
+        """
+        if self._by_client.get(client, 0) >= self._per_client:
+            log(logging.WARNING, "limit", limit=f"{self._name}_jobs_per_client")
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"this address has as many {self._name} requests under way as it may; "
+                "wait for their answers",
+            )
+        if self._jobs >= self._most:
+            log(logging.WARNING, "limit", limit=f"{self._name}_queue")
+            raise ApiError(
+                503, "busy", f"the {self._name} is busy with other requests; try again in a moment"
+            )
+        self._jobs += 1
+        self._by_client[client] = self._by_client.get(client, 0) + 1
+        try:
+            return await to_thread.run_sync(work, *args, limiter=self._workers)
+        finally:
+            self._jobs -= 1
+            left = self._by_client.pop(client) - 1
+            if left:
+                self._by_client[client] = left
 
 
 def _check_origin(request: Request) -> None:
@@ -105,7 +177,7 @@ async def _body(request: Request) -> JSONValue:
     most = limits.max_body_bytes
     message = f"a request body holds at most {most} bytes"
     length = request.headers.get("content-length", "")
-    if length.isdigit() and (len(length) > 12 or int(length) > most):
+    if _DIGITS.fullmatch(length) and (len(length) > 12 or int(length) > most):
         log(logging.WARNING, "limit", limit="max_body_bytes", path=request.url.path)
         raise ApiError(413, "too-large", message)
     chunks: list[bytes] = []
@@ -237,10 +309,10 @@ async def get_table(request: Request) -> Response:
     seated = await server.read(game_id(request.path_params["game_id"]))
     seat = server.tables.seat_of(seated.table, _token(request))
     game = seated.game
-    text = request.query_params.get("after")
-    if text is not None and not (text.isascii() and text.isdigit() and len(text) <= 12):
+    text = request.query_params.get("after", "0")
+    after = read_whole(text, 0, 10**12)
+    if after is None:
         raise ApiError(400, "bad-request", "?after= must be a version (an int >= 0)")
-    after = 0 if text is None else int(text)
     if after > game.version:
         raise ApiError(400, "bad-request", f"?after= is beyond the game's version, {game.version}")
     data = await to_thread.run_sync(table_data, game, seated.info, seat, after)

@@ -17,8 +17,13 @@ the answers out, and the lab page.
   a live game: nothing here reads the store.
 - ``GET /lab``: the page (``web/lab.html``).
 
-Both POSTs obey the server's limits: the body size, and a rate per client address (the
-commands' rate, 429 ``rate-limited``).
+Both POSTs obey the server's limits: the body size, a rate per client address (the commands'
+rate, 429 ``rate-limited``), and the lab's budget of CPU (a :class:`~avanti.server.http.Jobs`):
+at most ``lab_workers`` cases are worked on at once in all, ``lab_queue`` more wait, and one
+client address has at most ``lab_jobs_per_client`` of them; beyond, a request is refused at once
+(503 ``busy``, or 429 ``rate-limited`` for the address's share), before any work. An answer
+longer than ``lab_answer_bytes`` is refused (413 ``too-large``). A seat in the query is ASCII
+digits alone.
 """
 
 from __future__ import annotations
@@ -26,19 +31,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from anyio import to_thread
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from avanti.catalog import game_info, info_for_document
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError, DecodeError, InvalidArgument
-from avanti.lab import Case, Comparison, compare, pytest_text
-from avanti.server.http import _body, json_response
+from avanti.lab import Case, Comparison, compare, pytest_text, step_through
+from avanti.server.http import Jobs, _body, read_whole
 from avanti.server.limits import Buckets
 from avanti.server.log import log
 from avanti.server.pages import WEB
-from avanti.server.wire import ApiError
+from avanti.server.wire import ApiError, dumps
 
 __all__ = ["LAB_ENDPOINTS", "LAB_PAGES", "MAX_REPLAY_EVENTS", "compare_data", "replay_data"]
 
@@ -53,10 +57,44 @@ def _allow(request: Request) -> None:
     if buckets is None:
         limits = state.server.limits
         buckets = state.lab_buckets = Buckets(limits.commands_per_second, limits.command_burst)
-    client = request.client.host if request.client else ""
-    if not buckets.allow(client):
+    if not buckets.allow(_client(request)):
         log(logging.WARNING, "limit", limit="lab_rate")
         raise ApiError(429, "rate-limited", "too many lab requests; try again in a moment")
+
+
+def _jobs(request: Request) -> Jobs:
+    """The app's budget of lab jobs, made on its first lab request (on the event loop)."""
+    state = request.app.state
+    jobs: Jobs | None = getattr(state, "lab_jobs", None)
+    if jobs is None:
+        limits = state.server.limits
+        jobs = state.lab_jobs = Jobs(
+            limits.lab_workers, limits.lab_queue, limits.lab_jobs_per_client, name="lab"
+        )
+    return jobs
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def _answer(data: dict[str, JSONValue], most: int, advice: str) -> bytes:
+    """``data`` as the JSON bytes of an answer; 413 when they are more than ``most``, saying
+    ``advice``."""
+    body = dumps(data).encode()
+    if len(body) > most:
+        log(logging.WARNING, "limit", limit="lab_answer_bytes")
+        raise ApiError(
+            413,
+            "too-large",
+            f"the answer would hold {len(body):,} bytes, more than the lab's {most:,} (nearly "
+            f"all of it the pictures, one per step): {advice}",
+        )
+    return body
+
+
+def _respond(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
 
 
 def _trial_data(comparison: Comparison, index: int) -> dict[str, JSONValue]:
@@ -121,62 +159,66 @@ async def lab_compare(request: Request) -> Response:
     _allow(request)
     seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
     data = await _body(request)
+    most = request.app.state.server.limits.lab_answer_bytes
     try:
         case = Case.from_data(data)
-        answer = await to_thread.run_sync(compare_data, case, seen_by)
+        body = await _jobs(request).run(_client(request), _compare_answer, case, seen_by, most)
     except AvantiError as error:
         raise ApiError(422, "invalid-case", _words(error)) from None
-    return json_response(answer)
+    return _respond(body)
+
+
+def _compare_answer(case: Case, seen_by: int | None, most: int) -> bytes:
+    """The bytes of ``POST /lab/compare``'s answer (in a lab worker)."""
+    return _answer(compare_data(case, seen_by), most, "play fewer commands")
 
 
 def _seen_by(text: str) -> int | None:
-    """The ``seen_by`` query parameter: ``spectator`` or a seat number (checked against the
-    case's players by :func:`avanti.lab.compare`)."""
+    """The ``seen_by`` query parameter: ``spectator`` or a seat number in ASCII digits (checked
+    against the case's players by :func:`avanti.lab.compare`); 400 for anything else."""
     if text == "spectator":
         return None
-    if not text.isdigit() or len(text) > 2:
+    seat = read_whole(text, 0, 99)
+    if seat is None:
         raise ApiError(400, "bad-request", "seen_by is a seat number or spectator")
-    return int(text)
+    return seat
 
 
 def replay_data(text: str, seen_by: int | None = None) -> dict[str, JSONValue]:
-    """The answer of ``POST /lab/replay``: a saved game stepped command by command, its
-    pictures drawn as ``seen_by`` (a seat, or ``None`` for the spectator) sees the table.
+    """The answer of ``POST /lab/replay``: a saved game stepped command by command
+    (:func:`avanti.lab.step_through`), its pictures drawn as ``seen_by`` (a seat, or ``None``
+    for the spectator) sees the table.
 
     :raises InvalidArgument: ``seen_by`` is no seat of the game.
     """
     info = info_for_document(text)
-    module = info.load()
-    game = module.loads(text)
+    game = info.load().loads(text)
     if game.version > MAX_REPLAY_EVENTS:
         raise DecodeError((f"the lab steps through at most {MAX_REPLAY_EVENTS} events @ $",))
-    rules = game.rules
-    setup = game.setup
-    players = len(setup.players)
+    players = len(game.setup.players)
     if seen_by is not None and not 0 <= seen_by < players:
         raise InvalidArgument(f"seen_by must be a seat 0..{players - 1} or spectator")
-    cuts = [index for index, event in enumerate(game.events) if rules.cause(event) is not None]
-    boundaries = [cuts[0] if cuts else game.version, *cuts[1:], game.version]
-    steps: list[JSONValue] = []
-    before = 0
-    for version in boundaries:
-        at = module.replay(setup, game.events[:version], verify=False)
-        command = rules.cause(game.events[before]) if before < version and steps else None
-        steps.append(
-            {
-                "version": version,
-                "command": None if command is None else rules.codec.command_to_data(command),
-                "lines": list(info.narrate(game.events[:version], setup, after=before)),
-                "picture": str(module.picture(at.view(seen_by), table=at.public_setup)),
-            }
-        )
-        before = version
+    codec = game.rules.codec
+    steps: list[JSONValue] = [
+        {
+            "version": moment.version,
+            "command": None if moment.command is None else codec.command_to_data(moment.command),
+            "lines": list(moment.lines),
+            "picture": str(moment.picture),
+        }
+        for moment in step_through(info, game, seen_by=seen_by)
+    ]
     return {
         "game": info.name,
-        "players": list(setup.players),
+        "players": list(game.setup.players),
         "seen_by": seen_by,
         "steps": steps,
     }
+
+
+def _replay_answer(text: str, seen_by: int | None, most: int) -> bytes:
+    """The bytes of ``POST /lab/replay``'s answer (in a lab worker)."""
+    return _answer(replay_data(_game_document(text), seen_by), most, "open a shorter game")
 
 
 async def lab_replay(request: Request) -> Response:
@@ -187,11 +229,12 @@ async def lab_replay(request: Request) -> Response:
     text = data.get("document") if isinstance(data, dict) else None
     if not isinstance(text, str) or set(data) != {"document"}:
         raise ApiError(400, "bad-request", 'the body is {"document": "<a saved game>"}')
+    most = request.app.state.server.limits.lab_answer_bytes
     try:
-        answer = await to_thread.run_sync(replay_data, _game_document(text), seen_by)
+        body = await _jobs(request).run(_client(request), _replay_answer, text, seen_by, most)
     except AvantiError as error:
         raise ApiError(422, "invalid-document", _words(error)) from None
-    return json_response(answer)
+    return _respond(body)
 
 
 def _game_document(text: str) -> str:

@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from attrs import frozen
+from attrs import Attribute, field, frozen
 
 from avanti.bots import BOT_KINDS
 from avanti.core.errors import InvalidArgument
@@ -36,6 +36,16 @@ def _positive(value: object, what: str, *, whole: bool = False) -> None:
         raise InvalidArgument(
             f"{what} must be a number of seconds or a rate above 0, not {value!r}"
         )
+
+
+def _whole_at_least(least: int) -> Callable[[object, Attribute[int], object], None]:
+    """An attrs validator refusing a value that is not an ``int`` >= ``least``."""
+
+    def check(instance: object, attribute: Attribute[int], value: object) -> None:
+        if type(value) is not int or value < least:
+            raise InvalidArgument(f"{attribute.name} must be an int >= {least}, not {value!r}")
+
+    return check
 
 
 @frozen(kw_only=True)
@@ -136,6 +146,22 @@ class ServerLimits:
     """The most characters of chat messages and notices waiting to be sent to one WebSocket
     connection (its game's updates wait as one, the newest); a connection that falls further
     behind is closed (``error`` 408 ``too-slow``, close code 4408)."""
+    lab_workers: int = field(default=1, validator=_whole_at_least(1))
+    """Rules lab jobs (``POST /lab/compare``, ``POST /lab/replay``) one process works on at
+    once, each in a worker thread, whoever asked: the lab's budget of CPU, so that the game
+    endpoints keep theirs. A job keeps its worker until it is done, even if its client left;
+    further jobs wait (:attr:`lab_queue`, beyond it 503 ``busy``)."""
+    lab_queue: int = field(default=8, validator=_whole_at_least(0))
+    """Lab jobs one process holds waiting for a worker, whoever asked (0: none waits); a job
+    beyond them is refused at once (503 ``busy``)."""
+    lab_jobs_per_client: int = field(default=1, validator=_whole_at_least(1))
+    """Lab jobs one client address may have running or waiting at once; another is refused at
+    once (429 ``rate-limited``). Behind a proxy every client has the proxy's address: raise it
+    there."""
+    lab_answer_bytes: int = field(default=8 * 1024 * 1024, validator=_whole_at_least(1))
+    """The longest answer of the lab, in bytes (413 ``too-large``, naming its size). The
+    pictures, one per step and reading, make nearly all of it: a whole five-seat Avanti game
+    under two readings is about 6.4 MB."""
 
     def __attrs_post_init__(self) -> None:
         for name in (

@@ -116,7 +116,7 @@ ERROR_KINDS: dict[str, str] = {
     "command-id-reused": "409: the command_id was already used for another command",
     "version-conflict": "409: expected_version is not the game's version (expected, actual)",
     "conflict": "409: a hand-over met others three times running; a closed chat (over, full)",
-    "too-large": "413: the body or message is too big",
+    "too-large": "413: the body or message is too big, or a rules lab answer would be",
     "invalid-setup": "422: the game refuses the players (rule)",
     "invalid-options": "422: the game's codec cannot read the options",
     "invalid-command": "422: the game's codec cannot read the command",
@@ -130,6 +130,7 @@ ERROR_KINDS: dict[str, str] = {
     "too-many-connections": "429 (WebSocket): the game has as many connections as it may",
     "internal": "500: the server failed (logged)",
     "unavailable": "503: the game store is unavailable; try again",
+    "busy": "503: the rules lab works on as many cases as it takes; try again in a moment",
 }
 """Every ``kind`` of the server's errors, with its status and what it means."""
 
