@@ -268,13 +268,15 @@ class Joining:
     def describe(self, game: str, token: str | None) -> dict[str, JSONValue]:
         """The open table as ``token``'s seat (or anyone) may see it; its game is started if
         every seat is taken but the start was cut short."""
+        return described_for(self.poll(game), token)
+
+    def poll(self, game: str) -> OpenTable:
+        """The open table as stored; its game is started if every seat is taken but the start
+        was cut short (one read, however many sockets wait for it: see ``described_for``)."""
         table = self.read(game)
-        seat = table.seat_for(token)
         if table.full:
             self._start(table)
-        described = table.public(seat)
-        described["started"] = table.full
-        return described
+        return table
 
     def take(self, game: str, name: object, client: str) -> tuple[int, str]:
         """The next open seat of ``game`` for ``name`` (read in Unicode's composed form, NFC),
@@ -421,3 +423,11 @@ def _checked_options(info: catalog.GameInfo, request: NewGame) -> JSONValue:
     setup = json.loads(dumps(codec.document(game.setup, ())["setup"]))
     options: JSONValue = setup.get("options")
     return options
+
+
+def described_for(table: OpenTable, token: str | None) -> dict[str, JSONValue]:
+    """An open table as ``token``'s seat (or anyone) may see it, with ``"started"``; 401 for a
+    token that is no seat's."""
+    described = table.public(table.seat_for(token))
+    described["started"] = table.full
+    return described

@@ -52,8 +52,8 @@ class Server:
         """Rematches."""
         self.clock = Clock(self.tables, self.hub, self.chat, self.acted)
         """The deadlines of timed games."""
-        self.waiting: dict[str, int] = {}
-        """The sockets waiting for each open table to start, in this process."""
+        self.waiting: dict[str, Any] = {}
+        """The open tables this process's sockets wait for to start (``socket._Watch``)."""
         self._documents: dict[str, Any] = {}
 
     @property

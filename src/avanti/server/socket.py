@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 
 import anyio
 from anyio import to_thread
@@ -19,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
+from avanti.server.joining import OpenTable, described_for
 from avanti.server.limits import ServerLimits, TokenBucket
 from avanti.server.log import LOGGER, log
 from avanti.server.push import Behind, Listener
@@ -218,11 +220,32 @@ async def stream(websocket: WebSocket) -> None:
             log(logging.DEBUG, "stream-closed", game=game, seat=listener.seat)
 
 
+class _Watch:
+    """An open table this process's sockets wait for: read from the store at most once every
+    :data:`OPEN_POLL_SECONDS`, however many sockets wait for it (each describes it for its own
+    seat from the one read)."""
+
+    def __init__(self) -> None:
+        self.sockets = 0
+        self.lock = anyio.Lock()
+        self.table: OpenTable | None = None
+        self.read_at = -math.inf
+
+    async def fresh(self, server: Server, game: str) -> OpenTable:
+        """The table, read again if the last read is older than the poll."""
+        async with self.lock:
+            if self.table is None or anyio.current_time() - self.read_at >= OPEN_POLL_SECONDS:
+                self.table = await to_thread.run_sync(server.joining.poll, game)
+                self.read_at = anyio.current_time()
+            return self.table
+
+
 async def _wait_open(server: Server, socket: _Socket, game: str, token: str | None) -> None:
     """While ``game`` is a table with open seats, send its public state (a ``table`` message)
     whenever a seat is taken, and answer pings; return once its game has started."""
     limits = server.limits
-    if server.waiting.get(game, 0) >= limits.connections_per_game:
+    watch = server.waiting.get(game)
+    if watch is not None and watch.sockets >= limits.connections_per_game:
         log(logging.WARNING, "limit", limit="connections_per_game", game=game)
         raise ApiError(
             429,
@@ -230,30 +253,37 @@ async def _wait_open(server: Server, socket: _Socket, game: str, token: str | No
             f"this table has {limits.connections_per_game} connections already, the most one "
             "server takes",
         )
-    server.waiting[game] = server.waiting.get(game, 0) + 1
+    if watch is None:
+        watch = server.waiting[game] = _Watch()
+    watch.sockets += 1
     try:
-        await _wait_started(server, socket, game, token)
+        await _wait_started(server, socket, game, token, watch)
     finally:
-        server.waiting[game] -= 1
-        if not server.waiting[game]:
+        watch.sockets -= 1
+        if not watch.sockets:
             del server.waiting[game]
 
 
-async def _wait_started(server: Server, socket: _Socket, game: str, token: str | None) -> None:
-    """The loop of :func:`_wait_open`."""
+async def _wait_started(
+    server: Server, socket: _Socket, game: str, token: str | None, watch: _Watch
+) -> None:
+    """The loop of :func:`_wait_open`: the table as it is told at most every
+    :data:`OPEN_POLL_SECONDS`, and closed when it did not start within the idle timeout (in
+    seconds, however many messages came meanwhile)."""
     limits = server.limits
     told: object = None
-    waited = 0.0
+    closing = anyio.current_time() + limits.idle_timeout
     while True:
-        described = await to_thread.run_sync(server.joining.describe, game, token)
+        described = described_for(await watch.fresh(server, game), token)
         if described["started"]:
             return
         if described != told:
             await socket.send(dumps({"type": "table", **described}))
             told = described
-        if waited > limits.idle_timeout:
+        left = closing - anyio.current_time()
+        if left <= 0:
             raise _Closing(ApiError(408, "idle-timeout", "the table did not fill in time"))
-        with anyio.move_on_after(OPEN_POLL_SECONDS):
+        with anyio.move_on_after(min(OPEN_POLL_SECONDS, left)):
             message = await socket.receive(limits.idle_timeout)
             if isinstance(message, dict) and message.get("type") == "ping":
                 await socket.send('{"type":"pong"}')
@@ -263,7 +293,6 @@ async def _wait_started(server: Server, socket: _Socket, game: str, token: str |
                         ApiError(400, "bad-request", "the table waits for players: no commands yet")
                     )
                 )
-        waited += OPEN_POLL_SECONDS
 
 
 async def _listen(server: Server, socket: _Socket, listener: Listener) -> Exception:

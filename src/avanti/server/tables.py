@@ -232,6 +232,7 @@ class Tables:
             scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
             command_id = f"{scope}:{request.command_id}"
         digest = request.digest()
+        allowed: dict[int, bool] = {}
 
         def choose(record: StoredStream, loaded: AnyGame) -> Any:
             table = Table.from_metadata(record.metadata)
@@ -242,7 +243,9 @@ class Tables:
             else:
                 acting = self.check_acting(table, acting)
             assert acting is not None
-            if rate and not self._allow(game, acting):
+            if rate and acting not in allowed:  # a command is rated once, however often
+                allowed[acting] = self._allow(game, acting)  # it is decided (a stale held game)
+            if rate and not allowed[acting]:
                 log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=acting)
                 raise ApiError(
                     429,
