@@ -32,11 +32,15 @@ from avanti.store.base import (
     check_stream_name,
 )
 
-__all__ = ["RETRIES", "Executed", "GameStore"]
+__all__ = ["RETRIES", "STRIPES", "Executed", "GameStore"]
 
 RETRIES = 8
 """How many times :meth:`GameStore.run` loads and decides again after another writer got
 there first (when it was given no ``expected_version``)."""
+
+STRIPES = 64
+"""With ``hold``, how many locks the games' commands are spread over (by their id's hash): the
+commands of one game wait for each other, so each is decided on the game the one before left."""
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -127,6 +131,8 @@ class GameStore:
         self._cache_lock = threading.Lock()
         self._hold = hold and cache > 0
         self._held: dict[str, StoredStream] = {}  # the records of cached games, with hold
+        # with hold, the commands of one game are decided one at a time (a lock per stripe)
+        self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
 
     def create(
         self,
@@ -225,6 +231,23 @@ class GameStore:
             raise InvalidArgument(
                 f"expected_version must be a non-negative int or None, not {expected_version!r}"
             )
+        if self._hold:  # one command of a game at a time: the next decides on the held game
+            with self._stripes[hash(game_id) % len(self._stripes)]:
+                return self._run(
+                    game_id, choose, expected_version, command_id, command_digest, summarize
+                )
+        return self._run(game_id, choose, expected_version, command_id, command_digest, summarize)
+
+    def _run(
+        self,
+        game_id: str,
+        choose: Callable[[StoredStream, AnyGame], Any],
+        expected_version: int | None,
+        command_id: str | None,
+        command_digest: str | None,
+        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
+    ) -> Executed:
+        """:meth:`run`, its arguments checked."""
         attempt = 0
         fresh = not self._hold  # with hold: a held record first, read afresh after a refusal
         while True:
@@ -298,7 +321,7 @@ class GameStore:
                 )
             except (VersionConflict, MetadataChanged) as refused:
                 if held is not None:  # another writer moved on: read it, decide again
-                    self._forget(game_id)
+                    self._unhold(game_id)  # (the cached game folds in the newer events)
                     fresh = True
                     continue
                 if (
@@ -452,10 +475,10 @@ class GameStore:
             self._cache.move_to_end(game_id)
             return record, cached[0], cached[1]
 
-    def _forget(self, game_id: str) -> None:
-        """Drop a game from the cache (another writer changed it)."""
+    def _unhold(self, game_id: str) -> None:
+        """Read the record of a held game again before its next command (another writer
+        changed it); the cached game is kept, to fold in the events written since."""
         with self._cache_lock:
-            self._cache.pop(game_id, None)
             self._held.pop(game_id, None)
 
     def _load(
