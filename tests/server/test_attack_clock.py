@@ -19,10 +19,10 @@ from typing import Any
 from starlette.applications import Starlette
 from websockets.sync.client import ClientConnection
 
+from avanti.server.changes import Changes
 from avanti.server.chat import Chat
 from avanti.server.clock import Clock
 from avanti.server.limits import ServerLimits
-from avanti.server.push import Hub
 from avanti.server.requests import CommandRequest, NewGame
 from avanti.server.tables import Tables
 from avanti.store import GameStore, MemoryEventStore
@@ -153,8 +153,8 @@ def test_a_restarted_server_keeps_the_waiting_seats_deadline(tmp_path: Path) -> 
 def test_a_seat_handed_back_mid_wait_has_the_time_already_spent_counted() -> None:
     tables = Tables(GameStore(MemoryEventStore()), ServerLimits())
     now = [START]
-    hub, chat = Hub(tables.games, tables.limits), Chat(tables)
-    clock = Clock(tables, hub, chat, lambda game_id, acted: None, now=lambda: now[0])
+    chat = Chat(tables)
+    clock = Clock(tables, Changes(), chat, now=lambda: now[0])
     wanted = {"game": "mare", "players": ["Ann", "Bob"], "seconds_per_move": 60}
     created = tables.create(NewGame.read(wanted, ("random",)), "a")
     ann, bob = created.tokens

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from avanti.server.changes import Changes
 from avanti.server.chat import Chat
 from avanti.server.clock import Clock, Deadline
 from avanti.server.limits import ServerLimits
-from avanti.server.push import Hub
 from avanti.server.requests import NewGame
 from avanti.server.tables import Tables
 from avanti.store import GameStore, MemoryEventStore
@@ -48,10 +48,9 @@ def test_a_seat_whose_time_runs_out_has_its_move_made_and_everyone_is_told(
 
 def test_games_without_a_clock_carry_none_and_deadlines_follow_versions() -> None:
     tables = Tables(GameStore(MemoryEventStore()), ServerLimits())
-    hub = Hub(tables.games, tables.limits)
     chat = Chat(tables)
     now = [1_800_000_000.0]
-    clock = Clock(tables, hub, chat, lambda game_id, acted: None, now=lambda: now[0])
+    clock = Clock(tables, Changes(), chat, now=lambda: now[0])
     plain = tables.create(
         NewGame.read({"game": "mare", "players": ["Ann", "Bob"]}, ("random",)), "a"
     )

@@ -14,12 +14,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti import mare
+from avanti.server.changes import Changes
 from avanti.server.chat import Chat
 from avanti.server.clock import Clock, Deadline
 from avanti.server.joining import Joining, OpenTable, table_stream
 from avanti.server.limits import ServerLimits
 from avanti.server.lobby import TABLE_FORMAT
-from avanti.server.push import Hub
 from avanti.server.rematch import Rematch
 from avanti.server.requests import NewGame
 from avanti.server.seats import Seat, Table, token_hash
@@ -107,9 +107,9 @@ def test_a_late_deadline_of_a_game_that_moved_on_or_of_a_bots_seat_makes_no_move
     tables = core()
     game_id = _timed(tables)
     acted: list[Any] = []
-    clock = Clock(
-        tables, Hub(tables.games, tables.limits), Chat(tables), lambda g, a: acted.append(a)
-    )
+    changes = Changes()
+    changes.hear(acted.append)
+    clock = Clock(tables, changes, Chat(tables))
     anyio.run(clock._time_out, game_id, Deadline(5, 0, 0.0, 1.0))  # not at that version
     tables.hand_over(game_id, _token_of(tables, game_id), "0", "random")
     anyio.run(clock._time_out, game_id, Deadline(0, 0, 0.0, 1.0))  # a bot plays it now: 403

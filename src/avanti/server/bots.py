@@ -46,9 +46,10 @@ from avanti import catalog
 from avanti.bots import RandomBot, make_bot
 from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
+from avanti.server.changes import Change, Changes, Moved
 from avanti.server.log import LOGGER, log
-from avanti.server.push import Hub
 from avanti.server.requests import CommandRequest
+from avanti.server.seats import Table
 from avanti.server.tables import Tables
 from avanti.server.wire import ApiError
 
@@ -138,9 +139,12 @@ def _pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
 class BotRunner:
     """Plays the bot seats of the games it is told about (see the module's docstring)."""
 
-    def __init__(self, tables: Tables, hub: Hub, think_seconds: float, workers: int) -> None:
+    def __init__(
+        self, tables: Tables, changes: Changes, think_seconds: float, workers: int
+    ) -> None:
         self._tables = tables
-        self._hub = hub
+        self._changes = changes
+        changes.hear(self.hear)
         self._think = think_seconds
         self._workers = workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -158,6 +162,14 @@ class BotRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def hear(self, change: Change) -> None:
+        """A change this process made (:mod:`~avanti.server.changes`): a game that awaits a
+        seat a bot plays is played."""
+        if isinstance(change, Moved) and change.here:
+            table = None if change.metadata is None else Table.from_metadata(change.metadata)
+            if table is not None and any(table.bot(seat) for seat in change.game.waiting):
+                self.kick(change.game_id)
 
     def kick(self, game_id: str) -> None:
         """Play the game's awaited bot seats, now or right after the bots playing it now."""
@@ -247,5 +259,6 @@ class BotRunner:
             bot=kind,
             version=acted.game.version,
         )
-        self._hub.publish(game_id, acted.game)
+        metadata = acted.executed.record.metadata
+        self._changes.announce(Moved(game_id, acted.game, metadata))
         return True

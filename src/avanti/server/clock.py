@@ -38,12 +38,12 @@ from avanti.bots import RandomBot
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
+from avanti.server.changes import Change, Changes, Moved, Said
 from avanti.server.chat import Chat
 from avanti.server.log import log
-from avanti.server.push import Hub
 from avanti.server.requests import CommandRequest
 from avanti.server.seats import Table
-from avanti.server.tables import MAX_RETRIES, Acted, Tables
+from avanti.server.tables import MAX_RETRIES, Tables
 from avanti.server.wire import AnyGame, ApiError, dumps
 from avanti.store import MetadataChanged
 
@@ -163,21 +163,19 @@ class Clock:
     def __init__(
         self,
         tables: Tables,
-        hub: Hub,
+        changes: Changes,
         chat: Chat,
-        acted: Callable[[str, Acted], None],
         now: Callable[[], float] = time.time,
     ) -> None:
         self._tables = tables
-        self._hub = hub
+        self._changes = changes
         self._chat = chat
-        self._acted = acted
         self.now = now
         """The time (Unix seconds) the deadlines are measured by."""
         self._timed: dict[str, _Timed] = {}
         self._changed = anyio.Event()
         self._tasks: anyio.abc.TaskGroup | None = None
-        hub.observers.append(self.observe)
+        changes.hear(self.hear)
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
         """Run the timer in ``tasks`` (the server's lifespan task group)."""
@@ -187,6 +185,15 @@ class Clock:
     def stop(self) -> None:
         """Time no more moves."""
         self._tasks = None
+
+    def hear(self, change: Change) -> None:
+        """A game's new version (:mod:`~avanti.server.changes`): with its record, registered;
+        told by the store, observed."""
+        if isinstance(change, Moved):
+            if change.metadata is not None:
+                self.register(change.game_id, change.metadata, change.game)
+            else:
+                self.observe(change.game_id, change.game)
 
     def register(self, game_id: str, metadata: Any, game: AnyGame) -> None:
         """Time ``game_id`` if its record's ``metadata`` has a clock, with the seats and the
@@ -316,12 +323,12 @@ class Clock:
             acted = await to_thread.run_sync(
                 functools.partial(self._tables.act, game_id, request, seat=seat)
             )
-            self._acted(game_id, acted)
+            self._changes.announce(Moved(game_id, acted.game, acted.executed.record.metadata))
             name = table.seats[seat].name if table is not None else f"Seat {seat}"
             text = f"{name}'s time ran out: a bot moved"
             post = functools.partial(self._chat.post, game_id, None, text, system=True)
             told = await to_thread.run_sync(post)
-            self._hub.tell(game_id, dumps({"type": "chat", "messages": [told]}))
+            self._changes.announce(Said(game_id, dumps({"type": "chat", "messages": [told]})))
             log(logging.INFO, "time-out", game=game_id, seat=seat)
         except ApiError as error:  # the game moved on meanwhile, or a bot took the seat
             log(logging.DEBUG, "time-out-refused", game=game_id, kind=error.kind)

@@ -23,7 +23,6 @@ from starlette.responses import Response
 from avanti import catalog
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
-from avanti.server.clock import CLOCK
 from avanti.server.log import LOGGER, log
 from avanti.server.requests import CommandRequest, NewGame
 from avanti.server.service import Server
@@ -237,13 +236,8 @@ async def create_game(request: Request) -> Response:
     """``POST /games``: a new game with a secret seed; each person's seat token, once."""
     server = _server(request)
     wanted = NewGame.read(await _body(request), server.limits.bot_kinds)
-    create = server.joining.create if wanted.open_seats else server.tables.create
-    created = await to_thread.run_sync(create, wanted, _client(request))
+    created = await server.create(wanted, _client(request))
     log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
-    if created.game is not None and wanted.seconds_per_move is not None:
-        metadata = {**created.table.to_metadata(), CLOCK: wanted.seconds_per_move}
-        server.clock.register(created.game_id, metadata, created.game)
-    server.bots.kick(created.game_id)
     seats = [
         {
             "seat": seat,
@@ -326,19 +320,14 @@ async def post_command(request: Request) -> Response:
     token = _token(request)
     wanted = CommandRequest.read(await _body(request))
 
-    def act() -> Any:
-        acted = server.tables.act(game, wanted, token=token, rate=True)
-        after = acted.game
-        return acted, {
-            "version": after.version,
-            "events": events_data(after, acted.seat, acted.since),
-            "legal": legal_data(after, acted.seat),
-            "view": view_data(after, acted.seat),
-        }
-
-    acted, reply = await to_thread.run_sync(act)
-    if not acted.executed.repeated:
-        server.acted(game, acted)
+    acted = await server.act(game, wanted, token=token, rate=True)
+    after = acted.game
+    reply = {
+        "version": after.version,
+        "events": events_data(after, acted.seat, acted.since),
+        "legal": legal_data(after, acted.seat),
+        "view": view_data(after, acted.seat),
+    }
     return json_response(reply)
 
 

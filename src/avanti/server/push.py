@@ -35,6 +35,7 @@ from anyio import to_thread
 
 from avanti import catalog
 from avanti.core.errors import AvantiError
+from avanti.server.changes import Change, Changes, Moved, Said
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.wire import AnyGame, ApiError, dumps, update
@@ -232,8 +233,14 @@ class Hub:
     """The games this process pushes to WebSocket listeners (see the module's docstring)."""
 
     def __init__(
-        self, games: GameStore, limits: ServerLimits, follow_seconds: float = FOLLOW_SECONDS
+        self,
+        games: GameStore,
+        limits: ServerLimits,
+        follow_seconds: float = FOLLOW_SECONDS,
+        changes: Changes | None = None,
     ) -> None:
+        self._changes = Changes() if changes is None else changes
+        self._changes.hear(self.hear)
         self._games = games
         self._limits = limits
         self._follow_seconds = follow_seconds
@@ -242,8 +249,6 @@ class Hub:
         self._joined = anyio.Event()
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._payloads_lock = threading.Lock()
-        self.observers: list[Callable[[str, AnyGame], None]] = []
-        """Called with every version of a game this hub offers (the clock's deadlines)."""
 
     def build(
         self,
@@ -324,10 +329,16 @@ class Hub:
         channel = self._channels.get(game_id)
         return 0 if channel is None else channel.known
 
+    def hear(self, change: Change) -> None:
+        """A change (:mod:`~avanti.server.changes`): a game's new version offered to its
+        listeners in this process, a message told to each."""
+        if isinstance(change, Moved):
+            self.publish(change.game_id, change.game)
+        elif isinstance(change, Said):
+            self.tell(change.game_id, change.text)
+
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
-        for observer in self.observers:
-            observer(game_id, game)
         channel = self._channels.get(game_id)
         if channel is not None:
             channel.offer(game)
@@ -376,9 +387,7 @@ class Hub:
             for game_id, game in loaded.items():
                 channel = self._channels.get(game_id)
                 if channel is not None and game.version > channel.known:
-                    for observer in self.observers:
-                        observer(game_id, game)
-                    channel.offer(game)
+                    self._changes.announce(Moved(game_id, game, here=False))
 
     def _load(self, game_ids: list[str]) -> dict[str, AnyGame]:
         """In a worker thread: the games that moved (a game that cannot be loaded is logged

@@ -23,7 +23,7 @@ from avanti.server.http import (
 )
 from avanti.server.log import log
 from avanti.server.service import Server
-from avanti.server.wire import ApiError, dumps, game_id
+from avanti.server.wire import ApiError, game_id
 
 __all__ = ["SEATING_ENDPOINTS"]
 
@@ -72,7 +72,7 @@ async def rematch(request: Request) -> Response:
     _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
     seat_of = functools.partial(server.rematch.seat, client=_client(request))
     new_id, seat, token = await to_thread.run_sync(seat_of, game, _token(request))
-    server.hub.tell(game, dumps({"type": "rematch", "game_id": new_id}))
+    server.said(game, {"type": "rematch", "game_id": new_id})
     await server.read(new_id)
     return json_response({"game_id": new_id, "seat": seat, "token": token})
 

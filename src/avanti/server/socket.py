@@ -10,7 +10,6 @@ taken from the URL (it would be written to logs): a URL with a query is refused.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import math
 
@@ -57,11 +56,7 @@ async def _chat(server: Server, listener: Listener, message: dict[str, JSONValue
         raise ApiError(400, "invalid-request", 'a chat message is {"type": "chat", "text": ...}')
     if listener.seat is None:
         raise ApiError(403, "forbidden", "a spectator reads the chat but does not write in it")
-    post = functools.partial(
-        server.chat.post, listener.game_id, listener.seat, message["text"], rate=True
-    )
-    posted = await to_thread.run_sync(post)
-    server.hub.tell(listener.game_id, dumps({"type": "chat", "messages": [posted]}))
+    await server.chat_post(listener.game_id, listener.seat, message["text"])
 
 
 def error_message(error: ApiError) -> str:
@@ -364,11 +359,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
             expected, known = request.expected_version, server.hub.known(game)
             if expected is not None and expected < known:  # stale: no store call, no thread
                 raise conflict(expected, known)
-            acted = await to_thread.run_sync(
-                functools.partial(server.tables.act, game, request, seat=seat)
-            )
-            if not acted.executed.repeated:
-                server.acted(game, acted)
+            acted = await server.act(game, request, seat=seat)
             reply: dict[str, JSONValue] = {"type": "result", "version": acted.game.version}
             if request.command_id is not None:
                 reply["command_id"] = request.command_id
