@@ -141,6 +141,7 @@ TRANSPORT_FREE = (
     "service",
     "routes",
     "wire",
+    "refusals",
     "seats",
     "push",
     "bots",

@@ -48,6 +48,7 @@ from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
 from avanti.server.changes import Change, Changes, Moved
 from avanti.server.log import LOGGER, log
+from avanti.server.refusals import Refusal
 from avanti.server.requests import CommandRequest
 from avanti.server.seats import Table
 from avanti.server.tables import Tables
@@ -201,7 +202,7 @@ class BotRunner:
                     moved = await self._step(game_id)
                 except ApiError as error:  # the seat changed hands, or the game moved on
                     log(logging.DEBUG, "bot-refused", game=game_id, kind=error.kind)
-                    moved = error.kind == "version-conflict"
+                    moved = error.refusal is Refusal.VERSION_CONFLICT
                 except AvantiError as error:  # a bot no library knows, a game it cannot read
                     log(
                         logging.WARNING,

@@ -36,6 +36,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.server.limits import Buckets
 from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.tables import Tables, outcome_of
 from avanti.server.wire import ApiError
 from avanti.store import StreamExists, UnknownStream
@@ -58,15 +59,14 @@ def check_text(text: object, most: int) -> str:
     """``text`` if it may be sent as a chat message; else the 400 ``invalid-request`` refusal,
     which never repeats the text."""
     if not isinstance(text, str):
-        raise ApiError(400, "invalid-request", "a chat message's 'text' is a string")
+        raise ApiError(Refusal.INVALID_REQUEST, "a chat message's 'text' is a string")
     if not text.strip():
-        raise ApiError(400, "invalid-request", "a chat message holds some text")
+        raise ApiError(Refusal.INVALID_REQUEST, "a chat message holds some text")
     if len(text) > most:
-        raise ApiError(400, "invalid-request", f"a chat message holds at most {most} characters")
+        raise ApiError(Refusal.INVALID_REQUEST, f"a chat message holds at most {most} characters")
     if any(unicodedata.category(char) in ("Cc", "Cs") and char not in "\n\t" for char in text):
         raise ApiError(
-            400,
-            "invalid-request",
+            Refusal.INVALID_REQUEST,
             "a chat message holds no control characters (but line breaks and tabs)",
         )
     return text
@@ -109,18 +109,19 @@ class Chat:
         else:
             if seat is None or table is None:
                 raise ApiError(
-                    403, "forbidden", "a spectator reads the chat but does not write in it"
+                    Refusal.FORBIDDEN, "a spectator reads the chat but does not write in it"
                 )
             checked = check_text(text, limits.chat_length)
             name = table.seats[seat].name
             if outcome_of(record) is not None:
-                raise ApiError(409, "conflict", "the game is over: its chat takes no more messages")
+                raise ApiError(
+                    Refusal.CONFLICT, "the game is over: its chat takes no more messages"
+                )
             self._check_room(record.stream, self._count(record.stream))
             if rate and not self._allow(record.stream, seat):
                 log(logging.WARNING, "limit", limit="chat_per_second", game=game, seat=seat)
                 raise ApiError(
-                    429,
-                    "rate-limited",
+                    Refusal.RATE_LIMITED,
                     f"at most {limits.chat_per_second:g} chat messages a second from one seat",
                 )
         message: dict[str, JSONValue] = {
@@ -160,8 +161,7 @@ class Chat:
         if count >= most:
             log(logging.WARNING, "limit", limit="chat_per_game", game=game)
             raise ApiError(
-                409,
-                "conflict",
+                Refusal.CONFLICT,
                 f"this game's chat holds {most} messages, the most it keeps: it takes no more",
             )
 

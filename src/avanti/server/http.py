@@ -23,7 +23,8 @@ from starlette.responses import Response
 from avanti import catalog
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
-from avanti.server.log import LOGGER, log
+from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.requests import CommandRequest, NewGame
 from avanti.server.service import Server
 from avanti.server.wire import (
@@ -34,6 +35,7 @@ from avanti.server.wire import (
     legal_data,
     outcome_data,
     public_setup_data,
+    refusal_of,
     table_data,
     view_data,
 )
@@ -64,7 +66,7 @@ def _token(request: Request) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "unauthorized", "that is no seat's token in this game")
+        raise ApiError(Refusal.UNAUTHORIZED, "that is no seat's token in this game")
     return token.strip()
 
 
@@ -90,7 +92,7 @@ def _query_int(request: Request, name: str, default: int, least: int, most: int)
     number = read_whole(text, least, most)
     if number is None:
         raise ApiError(
-            400, "bad-request", f"?{name}= must be a whole number from {least} to {most}"
+            Refusal.BAD_REQUEST, f"?{name}= must be a whole number from {least} to {most}"
         )
     return number
 
@@ -128,15 +130,14 @@ class Jobs:
         if self._by_client.get(client, 0) >= self._per_client:
             log(logging.WARNING, "limit", limit=f"{self._name}_jobs_per_client")
             raise ApiError(
-                429,
-                "rate-limited",
+                Refusal.RATE_LIMITED,
                 f"this address has as many {self._name} requests under way as it may; "
                 "wait for their answers",
             )
         if self._jobs >= self._most:
             log(logging.WARNING, "limit", limit=f"{self._name}_queue")
             raise ApiError(
-                503, "busy", f"the {self._name} is busy with other requests; try again in a moment"
+                Refusal.BUSY, f"the {self._name} is busy with other requests; try again in a moment"
             )
         self._jobs += 1
         self._by_client[client] = self._by_client.get(client, 0) + 1
@@ -155,7 +156,7 @@ def _check_origin(request: Request) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ApiError(
-            415, "unsupported-media-type", "a request body must be sent as application/json"
+            Refusal.UNSUPPORTED_MEDIA_TYPE, "a request body must be sent as application/json"
         )
     _same_origin(request)
 
@@ -166,7 +167,7 @@ def _same_origin(request: Request) -> None:
     if origin is not None:
         host = request.headers.get("host", "").lower()
         if origin == "null" or urlsplit(origin).netloc.lower() != host:
-            raise ApiError(403, "cross-origin", "requests from pages of other sites are refused")
+            raise ApiError(Refusal.CROSS_ORIGIN, "requests from pages of other sites are refused")
 
 
 async def _body(request: Request) -> JSONValue:
@@ -178,7 +179,7 @@ async def _body(request: Request) -> JSONValue:
     length = request.headers.get("content-length", "")
     if _DIGITS.fullmatch(length) and (len(length) > 12 or int(length) > most):
         log(logging.WARNING, "limit", limit="max_body_bytes", path=request.url.path)
-        raise ApiError(413, "too-large", message)
+        raise ApiError(Refusal.TOO_LARGE, message)
     chunks: list[bytes] = []
     size = 0
     try:
@@ -187,19 +188,19 @@ async def _body(request: Request) -> JSONValue:
                 size += len(chunk)
                 if size > most:
                     log(logging.WARNING, "limit", limit="max_body_bytes", path=request.url.path)
-                    raise ApiError(413, "too-large", message)
+                    raise ApiError(Refusal.TOO_LARGE, message)
                 chunks.append(chunk)
     except TimeoutError:
         log(logging.WARNING, "limit", limit="body_timeout", path=request.url.path)
         raise ApiError(
-            408, "request-timeout", f"a request body must arrive within {limits.body_timeout:g} s"
+            Refusal.REQUEST_TIMEOUT, f"a request body must arrive within {limits.body_timeout:g} s"
         ) from None
     except ClientDisconnect:  # pragma: no cover - the client went away mid-request
-        raise ApiError(400, "bad-request", "the request was cut short") from None
+        raise ApiError(Refusal.BAD_REQUEST, "the request was cut short") from None
     try:
         return parse_json(b"".join(chunks))
     except DecodeError as error:
-        raise ApiError(400, "malformed-json", "; ".join(error.errors)[:300]) from None
+        raise ApiError(Refusal.MALFORMED_JSON, "; ".join(error.errors)[:300]) from None
 
 
 # -- endpoints ----------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ async def list_games(request: Request) -> Response:
     limit = _query_int(request, "limit", most, 1, most)
     name = request.query_params.get("game")
     if name is not None and name not in catalog.GAMES:
-        raise ApiError(400, "unknown-game", "no game of that name is served here")
+        raise ApiError(Refusal.UNKNOWN_GAME, "no game of that name is served here", status=400)
     games = await to_thread.run_sync(server.tables.lobby, name, limit)
     return json_response({"games": games})
 
@@ -272,7 +273,7 @@ async def get_game(request: Request) -> Response:
     try:
         seated = await server.read(wanted)
     except ApiError as error:
-        if error.kind != "unknown-game":  # pragma: no cover - the store's own refusals
+        if error.refusal is not Refusal.UNKNOWN_GAME:  # pragma: no cover - a store's refusal
             raise
         described = await to_thread.run_sync(server.joining.describe, wanted, _token(request))
         if not described["started"]:
@@ -306,9 +307,9 @@ async def get_table(request: Request) -> Response:
     text = request.query_params.get("after", "0")
     after = read_whole(text, 0, 10**12)
     if after is None:
-        raise ApiError(400, "bad-request", "?after= must be a version (an int >= 0)")
+        raise ApiError(Refusal.BAD_REQUEST, "?after= must be a version (an int >= 0)")
     if after > game.version:
-        raise ApiError(400, "bad-request", f"?after= is beyond the game's version, {game.version}")
+        raise ApiError(Refusal.BAD_REQUEST, f"?after= is beyond the game's version, {game.version}")
     data = await to_thread.run_sync(table_data, game, seated.info, seat, after)
     return json_response(data)
 
@@ -336,10 +337,10 @@ async def put_bot(request: Request) -> Response:
     body = await _body(request)
     kinds = _server(request).limits.bot_kinds
     if not isinstance(body, dict) or set(body) != {"bot"}:
-        raise ApiError(400, "bad-request", """the body must be {"bot": "heuristic"}""")
+        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"bot": "heuristic"}""")
     kind = body["bot"]
     if not isinstance(kind, str) or kind not in kinds:
-        raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(kinds)}")
+        raise ApiError(Refusal.UNKNOWN_BOT, f"a bot must be one of {', '.join(kinds)}")
     return await _hand_over(request, kind)
 
 
@@ -395,49 +396,35 @@ ENDPOINTS: dict[str, Endpoint] = {
 
 
 async def _refused(request: Request, error: Exception) -> Response:
-    assert isinstance(error, ApiError)
-    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
-    return json_response(error.body(), error.status, headers)
-
-
-async def _store_failed(request: Request, error: Exception) -> Response:
-    log(logging.ERROR, "store-failed", message=str(error))
-    failed = ApiError(503, "unavailable", "the game store is unavailable; try again")
-    return json_response(failed.body(), 503)
-
-
-async def _unreadable(request: Request, error: Exception) -> Response:
-    log(logging.ERROR, "unreadable-game", path=request.url.path, message=str(error))
-    return json_response(
-        ApiError(500, "internal", "the server failed; this was logged").body(), 500
-    )
+    """A refusal, a failing store, an unreadable game or a bug, answered as
+    :func:`~avanti.server.wire.refusal_of` maps it (the WebSocket session maps them alike)."""
+    refused = refusal_of(error, path=request.url.path)
+    unauthorized = refused.refusal is Refusal.UNAUTHORIZED
+    headers = {"WWW-Authenticate": "Bearer"} if unauthorized else None
+    return json_response(refused.body(), refused.status, headers)
 
 
 async def _not_found(request: Request, error: Exception) -> Response:
     """Routing's own refusals (no such path, or method) as JSON errors."""
     status = error.status_code if isinstance(error, HTTPException) else 500
-    kind = {404: "not-found", 405: "method-not-allowed"}.get(status, "bad-request")
-    message = {404: "no such path", 405: "that method is not allowed here"}.get(status, kind)
-    return json_response({"error": {"kind": kind, "message": message}}, status)
-
-
-async def _bug(request: Request, error: Exception) -> Response:  # pragma: no cover - a bug
-    LOGGER.error(
-        "internal error",
-        exc_info=(type(error), error, error.__traceback__),
-        extra={"avanti_fields": {"path": request.url.path}},
-    )
-    return json_response(
-        ApiError(500, "internal", "the server failed; this was logged").body(), 500
-    )
+    if status == 404:
+        refused = ApiError(Refusal.NOT_FOUND, "no such path")
+    elif status == 405:
+        refused = ApiError(Refusal.METHOD_NOT_ALLOWED, "that method is not allowed here")
+    else:  # pragma: no cover - the routes raise no other HTTPException
+        refused = ApiError(Refusal.BAD_REQUEST, "bad-request")
+    return json_response(refused.body(), refused.status)
 
 
 EXCEPTION_HANDLERS: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
     ApiError: _refused,
-    StoreError: _store_failed,
-    DecodeError: _unreadable,
-    UnknownGame: _unreadable,
+    StoreError: _refused,
+    DecodeError: _refused,
+    UnknownGame: _refused,
     HTTPException: _not_found,
-    Exception: _bug,
+    Exception: _refused,
 }
-"""How the app answers what an endpoint raises (Starlette's ``exception_handlers``)."""
+"""How the app answers what an endpoint raises (Starlette's ``exception_handlers``): each as
+:func:`~avanti.server.wire.refusal_of` maps it, routing's own refusals as JSON errors. The
+failures are named one by one beside ``Exception`` so that they are answered where the
+endpoints' refusals are (Starlette answers ``Exception`` last, and raises it again to log it)."""

@@ -45,6 +45,7 @@ from avanti.core.limits import name_problem
 from avanti.server.limits import Buckets
 from avanti.server.lobby import TABLE_FORMAT, TABLE_VERSION, summary_of, table_expired
 from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.requests import NewGame, name_key, new_game, player_name
 from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
 from avanti.server.tables import MAX_RETRIES, Created, Tables
@@ -258,8 +259,7 @@ class Joining:
         if not table.full and table_expired(record, seconds, self.tables.now()):
             log(logging.WARNING, "limit", limit="open_table_seconds", game=table.game_id)
             raise ApiError(
-                410,
-                "table-expired",
+                Refusal.TABLE_EXPIRED,
                 f"this table waited over {seconds:g} seconds for its next player and is closed: "
                 "create another",
             )
@@ -284,15 +284,14 @@ class Joining:
         name = player_name(name)
         problem = name_problem(name)
         if problem is not None:
-            raise ApiError(422, "invalid-name", problem)
+            raise ApiError(Refusal.INVALID_NAME, problem)
         assert isinstance(name, str)
         with self.tables.lock:
             allowed = self._buckets.allow(client)
         if not allowed:
             log(logging.WARNING, "limit", limit="seats_per_second")
             raise ApiError(
-                429,
-                "rate-limited",
+                Refusal.RATE_LIMITED,
                 f"at most {self.tables.limits.seats_per_second:g} seats a second from one "
                 "address: wait a moment",
             )
@@ -301,12 +300,11 @@ class Joining:
             table = self.read(game)
             free = [seat for seat, taken in enumerate(table.seats) if taken is None]
             if not free:
-                raise ApiError(409, "table-full", "every seat of this table is taken")
+                raise ApiError(Refusal.TABLE_FULL, "every seat of this table is taken")
             key = name_key(name)
             if any(other is not None and name_key(other) == key for other in table.names):
                 raise ApiError(
-                    422,
-                    "invalid-name",
+                    Refusal.INVALID_NAME,
                     "another seat of this table has that name (or one that differs only in case)",
                 )
             seats = list(table.seats)
@@ -317,7 +315,7 @@ class Joining:
                     self._start(self.read(game), started)
                 return free[0], token
         raise ApiError(  # pragma: no cover - a storm of takers
-            409, "conflict", "the table's seats keep changing: try again"
+            Refusal.CONFLICT, "the table's seats keep changing: try again"
         )
 
     def fill(self, game: str, token: str | None, kind: str) -> int:
@@ -326,11 +324,11 @@ class Joining:
         for _ in range(MAX_RETRIES):
             table = self.read(game)
             if table.host is None or token is None or table.seat_for(token) is None:
-                raise ApiError(403, "forbidden", "only the table's creator fills it with bots")
+                raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
             if token_hash(token) != table.host:
-                raise ApiError(403, "forbidden", "only the table's creator fills it with bots")
+                raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
             if table.full:
-                raise ApiError(409, "table-full", "every seat of this table is taken")
+                raise ApiError(Refusal.TABLE_FULL, "every seat of this table is taken")
             info = catalog.GAMES[table.game]
             used = {name_key(name) for name in table.names if name is not None}
             seats = list(table.seats)
@@ -347,7 +345,7 @@ class Joining:
                 self._start(self.read(game), started)
                 return filled
         raise ApiError(  # pragma: no cover - a storm of takers
-            409, "conflict", "the table's seats keep changing: try again"
+            Refusal.CONFLICT, "the table's seats keep changing: try again"
         )
 
     def _append(self, table: OpenTable, event: JSONValue, seats: tuple[Seat | None, ...]) -> bool:

@@ -42,6 +42,7 @@ from avanti.server.http import Jobs, _body, read_whole
 from avanti.server.limits import Buckets
 from avanti.server.log import log
 from avanti.server.pages import WEB
+from avanti.server.refusals import Refusal
 from avanti.server.wire import ApiError, dumps
 
 __all__ = ["LAB_ENDPOINTS", "LAB_PAGES", "MAX_REPLAY_EVENTS", "compare_data", "replay_data"]
@@ -59,7 +60,7 @@ def _allow(request: Request) -> None:
         buckets = state.lab_buckets = Buckets(limits.commands_per_second, limits.command_burst)
     if not buckets.allow(_client(request)):
         log(logging.WARNING, "limit", limit="lab_rate")
-        raise ApiError(429, "rate-limited", "too many lab requests; try again in a moment")
+        raise ApiError(Refusal.RATE_LIMITED, "too many lab requests; try again in a moment")
 
 
 def _jobs(request: Request) -> Jobs:
@@ -85,8 +86,7 @@ def _answer(data: dict[str, JSONValue], most: int, advice: str) -> bytes:
     if len(body) > most:
         log(logging.WARNING, "limit", limit="lab_answer_bytes")
         raise ApiError(
-            413,
-            "too-large",
+            Refusal.TOO_LARGE,
             f"the answer would hold {len(body):,} bytes, more than the lab's {most:,} (nearly "
             f"all of it the pictures, one per step): {advice}",
         )
@@ -164,7 +164,7 @@ async def lab_compare(request: Request) -> Response:
         case = Case.from_data(data)
         body = await _jobs(request).run(_client(request), _compare_answer, case, seen_by, most)
     except AvantiError as error:
-        raise ApiError(422, "invalid-case", _words(error)) from None
+        raise ApiError(Refusal.INVALID_CASE, _words(error)) from None
     return _respond(body)
 
 
@@ -180,7 +180,7 @@ def _seen_by(text: str) -> int | None:
         return None
     seat = read_whole(text, 0, 99)
     if seat is None:
-        raise ApiError(400, "bad-request", "seen_by is a seat number or spectator")
+        raise ApiError(Refusal.BAD_REQUEST, "seen_by is a seat number or spectator")
     return seat
 
 
@@ -228,12 +228,12 @@ async def lab_replay(request: Request) -> Response:
     data = await _body(request)
     text = data.get("document") if isinstance(data, dict) else None
     if not isinstance(text, str) or set(data) != {"document"}:
-        raise ApiError(400, "bad-request", 'the body is {"document": "<a saved game>"}')
+        raise ApiError(Refusal.BAD_REQUEST, 'the body is {"document": "<a saved game>"}')
     most = request.app.state.server.limits.lab_answer_bytes
     try:
         body = await _jobs(request).run(_client(request), _replay_answer, text, seen_by, most)
     except AvantiError as error:
-        raise ApiError(422, "invalid-document", _words(error)) from None
+        raise ApiError(Refusal.INVALID_DOCUMENT, _words(error)) from None
     return _respond(body)
 
 

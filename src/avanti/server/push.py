@@ -38,6 +38,7 @@ from avanti.core.errors import AvantiError
 from avanti.server.changes import Change, Changes, Moved, Said
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.wire import AnyGame, ApiError, dumps, update
 from avanti.store import GameStore
 
@@ -288,15 +289,14 @@ class Hub:
             ``unavailable`` before the server has started or after it stopped.
         """
         if self._tasks is None:
-            raise ApiError(503, "unavailable", "the server is not running (start its lifespan)")
+            raise ApiError(Refusal.UNAVAILABLE, "the server is not running (start its lifespan)")
         channel = self._channels.get(listener.game_id)
         if channel is None:
             channel = self._channels[listener.game_id] = _Channel(listener.last)
             self._joined.set()
         if len(channel.listeners) >= self._limits.connections_per_game:
             raise ApiError(
-                429,
-                "too-many-connections",
+                Refusal.TOO_MANY_CONNECTIONS,
                 f"this game has {self._limits.connections_per_game} connections already, the "
                 "most one server takes",
             )

@@ -30,6 +30,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
 from avanti.server.clock import CLOCK, Timing
 from avanti.server.lobby import summary_of
+from avanti.server.refusals import Refusal
 from avanti.server.seats import Table, token_hash
 from avanti.server.tables import MAX_RETRIES, Seated, Tables
 from avanti.server.wire import AnyGame, ApiError, dumps
@@ -83,9 +84,9 @@ class Rematch:
         table = seated.table
         seat = self.tables.seat_of(table, token)
         if seat is None or table is None or token is None:
-            raise ApiError(403, "forbidden", "only a seat of the game asks for its rematch")
+            raise ApiError(Refusal.FORBIDDEN, "only a seat of the game asks for its rematch")
         if not seated.game.is_over:
-            raise ApiError(409, "not-over", "a rematch follows a finished game")
+            raise ApiError(Refusal.NOT_OVER, "a rematch follows a finished game")
         new_id = rematch_id(seated.record.stream)
         new_token = rematch_token(new_id, token)
         if not self._exists(new_id):
@@ -146,7 +147,7 @@ class Rematch:
                 continue
             return
         raise ApiError(  # pragma: no cover - a storm of seats
-            409, "conflict", "the rematch's seats keep changing: try again"
+            Refusal.CONFLICT, "the rematch's seats keep changing: try again"
         )
 
     def _note(self, game: str, new_id: str) -> None:

@@ -20,6 +20,7 @@ from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
 from avanti.core.limits import names_problem, new_seed
+from avanti.server.refusals import Refusal
 from avanti.server.wire import AnyGame, ApiError, dumps
 from avanti.store.base import check_command_id
 
@@ -84,10 +85,10 @@ def _object(
     body: JSONValue, known: frozenset[str], extra: frozenset[str] = frozenset()
 ) -> dict[str, JSONValue]:
     if not isinstance(body, dict):
-        raise ApiError(400, "bad-request", "the body must be a JSON object")
+        raise ApiError(Refusal.BAD_REQUEST, "the body must be a JSON object")
     unknown = sorted(set(body) - known - extra)
     if unknown:
-        raise ApiError(400, "bad-request", f"unknown keys: {', '.join(unknown)}"[:200])
+        raise ApiError(Refusal.BAD_REQUEST, f"unknown keys: {', '.join(unknown)}"[:200])
     return body
 
 
@@ -123,13 +124,15 @@ class CommandRequest:
         """The request in a parsed body (``extra``: further keys the transport allows)."""
         body = _object(body, _COMMAND_KEYS, extra)
         if ("command" in body) == ("notation" in body):
-            raise ApiError(400, "bad-request", "send exactly one of 'command' and 'notation'")
+            raise ApiError(Refusal.BAD_REQUEST, "send exactly one of 'command' and 'notation'")
         notation = body.get("notation")
         if "notation" in body and not isinstance(notation, str):
-            raise ApiError(400, "bad-request", "'notation' must be a string")
+            raise ApiError(Refusal.BAD_REQUEST, "'notation' must be a string")
         expected = body.get("expected_version")
         if expected is not None and version_of(expected) is None:
-            raise ApiError(400, "bad-request", "'expected_version' must be a version (an int >= 0)")
+            raise ApiError(
+                Refusal.BAD_REQUEST, "'expected_version' must be a version (an int >= 0)"
+            )
         command_id = body.get("command_id")
         if command_id is not None:
             try:
@@ -138,7 +141,7 @@ class CommandRequest:
                 check_command_id(command_id)
             except InvalidArgument:
                 raise ApiError(
-                    400, "bad-request", "'command_id' must be 1 to 100 printable characters"
+                    Refusal.BAD_REQUEST, "'command_id' must be 1 to 100 printable characters"
                 ) from None
         return cls(
             command=body.get("command"),
@@ -183,13 +186,13 @@ class NewGame:
         """The request in a parsed body; ``bot_kinds``: the bots this server seats."""
         if isinstance(body, dict) and "seed" in body:
             raise ApiError(
-                400, "bad-request", "a seed is never accepted: the server draws a secret one"
+                Refusal.BAD_REQUEST, "a seed is never accepted: the server draws a secret one"
             )
         body = _object(body, _GAME_KEYS)
         name = body.get("game")
         if not isinstance(name, str) or name not in catalog.GAMES:
             known = ", ".join(sorted(catalog.GAMES))
-            raise ApiError(400, "unknown-game", f"'game' must be one of {known}")
+            raise ApiError(Refusal.UNKNOWN_GAME, f"'game' must be one of {known}", status=400)
         info = catalog.GAMES[name]
         players = body.get("players")
         if (
@@ -198,8 +201,7 @@ class NewGame:
             or not info.min_players <= len(players) <= info.max_players
         ):
             raise ApiError(
-                422,
-                "invalid-setup",
+                Refusal.INVALID_SETUP,
                 f"'players' must be a list of {info.min_players} to {info.max_players} names "
                 "(null for an open seat)",
             )
@@ -209,33 +211,32 @@ class NewGame:
         )
         raw = body.get("bots", {})
         if not isinstance(raw, dict):
-            raise ApiError(400, "bad-request", """'bots' must be an object: {"1": "heuristic"}""")
+            raise ApiError(Refusal.BAD_REQUEST, """'bots' must be an object: {"1": "heuristic"}""")
         bots: dict[int, str] = {}
         for key, kind in raw.items():
             if not (
                 0 < len(key) <= 3 and key.isascii() and key.isdigit() and str(int(key)) == key
             ) or int(key) >= len(names):
                 raise ApiError(
-                    400, "bad-request", f"'bots' keys must be seats, from 0 to {len(names) - 1}"
+                    Refusal.BAD_REQUEST, f"'bots' keys must be seats, from 0 to {len(names) - 1}"
                 )
             if not isinstance(kind, str) or kind not in bot_kinds:
-                raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(bot_kinds)}")
+                raise ApiError(Refusal.UNKNOWN_BOT, f"a bot must be one of {', '.join(bot_kinds)}")
             if names[int(key)] is None:
-                raise ApiError(400, "bad-request", "an open seat has no bot: name the bot's seat")
+                raise ApiError(Refusal.BAD_REQUEST, "an open seat has no bot: name the bot's seat")
             bots[int(key)] = kind
         if None in names:
             problem = names_problem(tuple(name for name in names if name is not None))
             if problem is not None:
-                raise ApiError(422, "invalid-setup", problem)
+                raise ApiError(Refusal.INVALID_SETUP, problem)
             if all(name is None or int(seat) in bots for seat, name in enumerate(names)):
                 raise ApiError(
-                    422,
-                    "invalid-setup",
+                    Refusal.INVALID_SETUP,
                     "a table with open seats needs a seat of its creator's: name it",
                 )
         twins = twin_problem(names)
         if twins is not None:
-            raise ApiError(422, "invalid-setup", twins)
+            raise ApiError(Refusal.INVALID_SETUP, twins)
         seconds = body.get("seconds_per_move")
         if seconds is not None and (
             isinstance(seconds, bool)
@@ -243,22 +244,20 @@ class NewGame:
             or not 0.1 <= seconds <= MAX_SECONDS_PER_MOVE
         ):
             raise ApiError(
-                400,
-                "bad-request",
+                Refusal.BAD_REQUEST,
                 f"'seconds_per_move' must be a number from 0.1 to {MAX_SECONDS_PER_MOVE:g}",
             )
         sides = body.get("sides")
         if sides is not None:
             if not info.sides:
-                raise ApiError(400, "bad-request", f"{info.title} has no sides to pick")
+                raise ApiError(Refusal.BAD_REQUEST, f"{info.title} has no sides to pick")
             if (
                 not isinstance(sides, list)
                 or len(sides) != len(names)
                 or not all(isinstance(side, str) and side in info.sides for side in sides)
             ):
                 raise ApiError(
-                    400,
-                    "bad-request",
+                    Refusal.BAD_REQUEST,
                     f"'sides' must name one side a player, each one of {', '.join(info.sides)} "
                     "(M2)",
                 )
@@ -293,8 +292,7 @@ class Hello:
         """The hello in a parsed message."""
         if not isinstance(message, dict) or set(message) - _HELLO_KEYS:
             raise ApiError(
-                400,
-                "bad-request",
+                Refusal.BAD_REQUEST,
                 'the first message must be {"token": ..., "after": n, "table": true|false}',
             )
         token = message.get("token")
@@ -310,8 +308,7 @@ class Hello:
             or layout not in _LAYOUTS
         ):
             raise ApiError(
-                400,
-                "bad-request",
+                Refusal.BAD_REQUEST,
                 "'token' must be a string or null, 'after' a version (int >= 0), 'table' a boolean"
                 ' or {"layout": "wide"|"narrow"}',
             )
@@ -321,7 +318,7 @@ class Hello:
 def illegal(error: IllegalCommand) -> ApiError:
     """The 422 refusal of a seat's own command: the library's reason, rule and message."""
     return ApiError(
-        422, "illegal-command", error.message, reason=str(error.reason), rule=error.rule
+        Refusal.ILLEGAL_COMMAND, error.message, reason=str(error.reason), rule=error.rule
     )
 
 
@@ -337,7 +334,7 @@ def decode(game: AnyGame, seat: int, request: CommandRequest) -> Any:
         return type(game).rules.codec.command_from_data(request.command)
     except DecodeError as error:
         problems = "; ".join(error.errors).replace("@ $", "@ $.command")
-        raise ApiError(422, "invalid-command", problems[:500]) from None
+        raise ApiError(Refusal.INVALID_COMMAND, problems[:500]) from None
 
 
 def new_game(
@@ -364,8 +361,8 @@ def new_game(
             chosen = codec.structure(setup, codec.setup_type, path="$.setup")
         except DecodeError as error:
             problems = "; ".join(error.errors).replace("@ $.setup.options", "@ $.options")
-            raise ApiError(422, "invalid-options", problems[:500]) from None
+            raise ApiError(Refusal.INVALID_OPTIONS, problems[:500]) from None
         new: AnyGame = type(game).new(chosen)
         return new
     except InvalidSetup as error:
-        raise ApiError(422, "invalid-setup", str(error)[:500], rule=error.rule) from None
+        raise ApiError(Refusal.INVALID_SETUP, str(error)[:500], rule=error.rule) from None

@@ -22,6 +22,7 @@ from avanti.server.http import (
     json_response,
 )
 from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.service import Server
 from avanti.server.wire import ApiError, game_id
 
@@ -34,7 +35,7 @@ async def take_seat(request: Request) -> Response:
     game = game_id(request.path_params["game_id"])
     body = await _body(request)
     if not isinstance(body, dict) or set(body) != {"name"}:
-        raise ApiError(400, "bad-request", """the body must be {"name": "Ann"}""")
+        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"name": "Ann"}""")
     seat, token = await to_thread.run_sync(
         server.joining.take, game, body["name"], _client(request)
     )
@@ -50,10 +51,10 @@ async def start_table(request: Request) -> Response:
     body = await _body(request)
     kinds = server.limits.bot_kinds
     if not isinstance(body, dict) or set(body) != {"bot"}:
-        raise ApiError(400, "bad-request", """the body must be {"bot": "heuristic"}""")
+        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"bot": "heuristic"}""")
     kind = body["bot"]
     if not isinstance(kind, str) or kind not in kinds:
-        raise ApiError(400, "unknown-bot", f"a bot must be one of {', '.join(kinds)}")
+        raise ApiError(Refusal.UNKNOWN_BOT, f"a bot must be one of {', '.join(kinds)}")
     filled = await to_thread.run_sync(server.joining.fill, game, _token(request), kind)
     await _started(server, game)
     return json_response({"game_id": game, "bots": filled})

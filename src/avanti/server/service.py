@@ -23,6 +23,7 @@ from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.openapi import openapi
 from avanti.server.push import Hub
+from avanti.server.refusals import Refusal
 from avanti.server.rematch import Rematch
 from avanti.server.requests import CommandRequest, NewGame
 from avanti.server.schema import schemas
@@ -144,6 +145,6 @@ class Server:
         """``openapi`` (name ``""``) or a game's schemas, built once."""
         if name not in self._documents:
             if name and name not in catalog.GAMES:
-                raise ApiError(404, "unknown-game", "no game of that name is served here")
+                raise ApiError(Refusal.UNKNOWN_GAME, "no game of that name is served here")
             self._documents[name] = schemas(name) if name else openapi()
         return self._documents[name]

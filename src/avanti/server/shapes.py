@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from avanti.core.codec import JSONValue
 from avanti.core.limits import MAX_NOTATION_LENGTH
+from avanti.server.refusals import Refusal
 from avanti.server.schema import _SEAT, _VERSION, _nullable, _obj, _ref
 
 __all__ = ["ERROR_KINDS", "game_protocol", "protocol_schemas"]
@@ -100,39 +101,11 @@ def _any_game(shape: str, names: list[str], description: str) -> dict[str, JSONV
 
 
 ERROR_KINDS: dict[str, str] = {
-    "bad-request": "400: the request (body, query, message) is not of the protocol's shape",
-    "malformed-json": "400: the body or message is not JSON (or repeats a key)",
-    "unknown-game": "400 on POST /games and GET /games?game=, else 404: no such game",
-    "unknown-bot": "400: no bot of that name",
-    "unauthorized": "401: the token is no seat's of this game (the same refusal for every token)",
-    "forbidden": "403: a spectator's command, another seat's command, or a bot's seat",
-    "not-found": "404: no such path",
-    "method-not-allowed": "405: that method is not allowed on the path",
-    "idle-timeout": "408 (WebSocket): nothing was received for too long",
-    "too-slow": "408 (WebSocket): the client did not take the server's messages in time",
-    "request-timeout": "408: the request's body did not arrive in time",
-    "cross-origin": "403: a request made by a page of another site",
-    "unsupported-media-type": "415: a request body that is not application/json",
-    "command-id-reused": "409: the command_id was already used for another command",
-    "version-conflict": "409: expected_version is not the game's version (expected, actual)",
-    "conflict": "409: a hand-over met others three times running; a closed chat (over, full)",
-    "too-large": "413: the body or message is too big, or a rules lab answer would be",
-    "invalid-setup": "422: the game refuses the players (rule)",
-    "invalid-options": "422: the game's codec cannot read the options",
-    "invalid-command": "422: the game's codec cannot read the command",
-    "illegal-command": "422: the rules refuse the command (reason, rule)",
-    "invalid-request": "400 (chat): a chat message that may not be sent (length, characters)",
-    "invalid-name": "422: a name that may not sit at the table (its length, characters, a twin)",
-    "table-full": "409: every seat of the table is taken",
-    "table-expired": "410: nobody sat down at the table for open_table_seconds: it is closed",
-    "not-over": "409: a rematch of a game that is not over",
-    "rate-limited": "429: too many commands, new games, seats or chat messages in a short time",
-    "too-many-connections": "429 (WebSocket): the game has as many connections as it may",
-    "internal": "500: the server failed (logged)",
-    "unavailable": "503: the game store is unavailable; try again",
-    "busy": "503: the rules lab works on as many cases as it takes; try again in a moment",
+    refusal.kind: f"{' or '.join(map(str, refusal.statuses))}: {refusal.meaning}"
+    for refusal in Refusal
 }
-"""Every ``kind`` of the server's errors, with its status and what it means."""
+"""Every ``kind`` of the server's errors, with its statuses and what it means: the members of
+:class:`~avanti.server.refusals.Refusal`, the one list of them."""
 
 _STRING: dict[str, JSONValue] = {"type": "string"}
 

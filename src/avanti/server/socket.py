@@ -18,31 +18,25 @@ from anyio import to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avanti.core.codec import JSONValue, parse_json
-from avanti.core.errors import DecodeError, UnknownGame
+from avanti.core.errors import DecodeError
 from avanti.server.joining import OpenTable, described_for
 from avanti.server.limits import ServerLimits, TokenBucket
-from avanti.server.log import LOGGER, log
+from avanti.server.log import log
 from avanti.server.push import Behind, Listener
+from avanti.server.refusals import Refusal
 from avanti.server.requests import CommandRequest, Hello
 from avanti.server.service import Server
-from avanti.server.wire import ApiError, conflict, dumps, game_id
+from avanti.server.wire import ApiError, conflict, dumps, game_id, refusal_of
 from avanti.store import StoreError
 
 __all__ = ["CLOSE_CODES", "stream"]
 
-CLOSE_CODES = {
-    "bad-request": 4400,
-    "malformed-json": 4400,
-    "unauthorized": 4401,
-    "unknown-game": 4404,
-    "idle-timeout": 4408,
-    "too-slow": 4408,
-    "too-large": 1009,
-    "too-many-connections": 1013,
-    "unavailable": 1011,
-    "internal": 1011,
+CLOSE_CODES: dict[str, int] = {
+    refusal.kind: refusal.close_code for refusal in Refusal if refusal.close_code is not None
 }
-"""The code a WebSocket is closed with, by the kind of the ``error`` message sent just before."""
+"""The code a WebSocket is closed with, by the kind of the ``error`` message sent just before
+(each :class:`~avanti.server.refusals.Refusal`'s ``close_code``); any other refusal that ends a
+session, on the first message, closes it with 4400."""
 
 OPEN_POLL_SECONDS = 0.5
 """How often a socket of a table with open seats looks whether a seat was taken (or a message
@@ -53,9 +47,9 @@ async def _chat(server: Server, listener: Listener, message: dict[str, JSONValue
     """A chat message of the listener's seat: stored, then sent to every connection (the chat
     keeps the seat's rate, whichever connection sends)."""
     if set(message) != {"type", "text"}:
-        raise ApiError(400, "invalid-request", 'a chat message is {"type": "chat", "text": ...}')
+        raise ApiError(Refusal.INVALID_REQUEST, 'a chat message is {"type": "chat", "text": ...}')
     if listener.seat is None:
-        raise ApiError(403, "forbidden", "a spectator reads the chat but does not write in it")
+        raise ApiError(Refusal.FORBIDDEN, "a spectator reads the chat but does not write in it")
     await server.chat_post(listener.game_id, listener.seat, message["text"])
 
 
@@ -102,8 +96,7 @@ class _Socket:
             log(logging.WARNING, "limit", limit="idle_timeout")
             raise _Closing(
                 ApiError(
-                    408,
-                    "idle-timeout",
+                    Refusal.IDLE_TIMEOUT,
                     f"nothing was received for {timeout:g} seconds (send a ping to stay)",
                 )
             )
@@ -115,11 +108,11 @@ class _Socket:
         most = self._limits.max_message_bytes
         if size > most:
             log(logging.WARNING, "limit", limit="max_message_bytes")
-            raise _Closing(ApiError(413, "too-large", f"a message holds at most {most} bytes"))
+            raise _Closing(ApiError(Refusal.TOO_LARGE, f"a message holds at most {most} bytes"))
         try:
             return parse_json(raw)
         except DecodeError as error:
-            raise ApiError(400, "malformed-json", "; ".join(error.errors)[:300]) from None
+            raise ApiError(Refusal.MALFORMED_JSON, "; ".join(error.errors)[:300]) from None
 
     async def hello(self) -> Hello:
         """The first message."""
@@ -136,7 +129,8 @@ class _Socket:
             with contextlib.suppress(_Gone):
                 await self.send(error_message(error))
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                await self._websocket.close(CLOSE_CODES.get(error.kind, 4400))
+                code = error.refusal.close_code
+                await self._websocket.close(4400 if code is None else code)
 
 
 async def stream(websocket: WebSocket) -> None:
@@ -149,22 +143,21 @@ async def stream(websocket: WebSocket) -> None:
     try:
         if websocket.scope.get("query_string"):
             raise ApiError(
-                400,
-                "bad-request",
+                Refusal.BAD_REQUEST,
                 "a stream's URL takes no query: send the token in the first message",
             )
         hello = await socket.hello()
         try:
             seated = await server.read(game_id(game))
         except ApiError as error:
-            if error.kind != "unknown-game":  # pragma: no cover - the store's own refusals
+            if error.refusal is not Refusal.UNKNOWN_GAME:  # pragma: no cover - a store's refusal
                 raise
             await _wait_open(server, socket, game, hello.token)
             seated = await server.read(game)
         seat = server.tables.seat_of(seated.table, hello.token)
         if hello.after > seated.game.version:
             raise ApiError(
-                400, "bad-request", f"'after' is beyond the game's version, {seated.game.version}"
+                Refusal.BAD_REQUEST, f"'after' is beyond the game's version, {seated.game.version}"
             )
         table = seated.info if hello.table else None
         recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
@@ -183,7 +176,7 @@ async def stream(websocket: WebSocket) -> None:
             server.hub.join(listener)
         except ApiError as error:
             listener = None
-            if error.kind == "too-many-connections":
+            if error.refusal is Refusal.TOO_MANY_CONNECTIONS:
                 log(logging.WARNING, "limit", limit="connections_per_game", game=game)
             raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
@@ -196,19 +189,10 @@ async def stream(websocket: WebSocket) -> None:
         raise await _listen(server, socket, listener)
     except _Closing as closing:
         await socket.fail(closing.error)
-    except ApiError as error:
-        await socket.fail(error)
     except _Gone:
         pass
-    except StoreError as error:
-        log(logging.ERROR, "store-failed", message=str(error))
-        await socket.fail(ApiError(503, "unavailable", "the game store is unavailable"))
-    except (DecodeError, UnknownGame) as error:  # a stored game this library cannot read
-        log(logging.ERROR, "unreadable-game", game=game, message=str(error))
-        await socket.fail(ApiError(500, "internal", "the server failed; this was logged"))
-    except Exception:  # pragma: no cover - a bug, answered and logged
-        LOGGER.exception("internal error", extra={"avanti_fields": {"game": game}})
-        await socket.fail(ApiError(500, "internal", "the server failed; this was logged"))
+    except Exception as error:  # a refusal, a failing store, an unreadable game or a bug
+        await socket.fail(refusal_of(error, game=game))
     finally:
         if listener is not None:
             server.hub.leave(listener)
@@ -243,8 +227,7 @@ async def _wait_open(server: Server, socket: _Socket, game: str, token: str | No
     if watch is not None and watch.sockets >= limits.connections_per_game:
         log(logging.WARNING, "limit", limit="connections_per_game", game=game)
         raise ApiError(
-            429,
-            "too-many-connections",
+            Refusal.TOO_MANY_CONNECTIONS,
             f"this table has {limits.connections_per_game} connections already, the most one "
             "server takes",
         )
@@ -277,7 +260,7 @@ async def _wait_started(
             told = described
         left = closing - anyio.current_time()
         if left <= 0:
-            raise _Closing(ApiError(408, "idle-timeout", "the table did not fill in time"))
+            raise _Closing(ApiError(Refusal.IDLE_TIMEOUT, "the table did not fill in time"))
         with anyio.move_on_after(min(OPEN_POLL_SECONDS, left)):
             message = await socket.receive(limits.idle_timeout)
             if isinstance(message, dict) and message.get("type") == "ping":
@@ -285,7 +268,9 @@ async def _wait_started(
             else:
                 await socket.send(
                     error_message(
-                        ApiError(400, "bad-request", "the table waits for players: no commands yet")
+                        ApiError(
+                            Refusal.BAD_REQUEST, "the table waits for players: no commands yet"
+                        )
                     )
                 )
 
@@ -322,7 +307,7 @@ def _behind(listener: Listener, behind: Behind) -> _Closing:
     logged as a limit hit."""
     limit = "outbox_bytes" if "bytes" in behind.why else "send_timeout"
     log(logging.WARNING, "limit", limit=limit, game=listener.game_id)
-    return _Closing(ApiError(408, "too-slow", f"the connection fell behind: {behind.why}"))
+    return _Closing(ApiError(Refusal.TOO_SLOW, f"the connection fell behind: {behind.why}"))
 
 
 async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
@@ -335,7 +320,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
         try:
             message = await socket.receive(limits.idle_timeout)
             if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise ApiError(400, "bad-request", 'a message is an object with a "type"')
+                raise ApiError(Refusal.BAD_REQUEST, 'a message is an object with a "type"')
             if message["type"] == "ping":
                 await listener.send('{"type":"pong"}')
                 continue
@@ -344,16 +329,15 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
                 continue
             if message["type"] != "command":
                 raise ApiError(
-                    400, "bad-request", 'a message\'s "type" is "command", "chat" or "ping"'
+                    Refusal.BAD_REQUEST, 'a message\'s "type" is "command", "chat" or "ping"'
                 )
             request = CommandRequest.read(message, frozenset({"type"}))
             if seat is None:
-                raise ApiError(403, "forbidden", "a spectator sends no commands")
+                raise ApiError(Refusal.FORBIDDEN, "a spectator sends no commands")
             if not bucket.allow():
                 log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=seat)
                 raise ApiError(
-                    429,
-                    "rate-limited",
+                    Refusal.RATE_LIMITED,
                     f"at most {limits.commands_per_second:g} commands a second on one connection",
                 )
             expected, known = request.expected_version, server.hub.known(game)
@@ -364,9 +348,5 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
             if request.command_id is not None:
                 reply["command_id"] = request.command_id
             await listener.send(dumps(reply))
-        except ApiError as error:
-            await listener.send(error_message(error))
-        except StoreError as error:
-            log(logging.ERROR, "store-failed", message=str(error))
-            failed = ApiError(503, "unavailable", "the game store is unavailable; try again")
-            await listener.send(error_message(failed))
+        except (ApiError, StoreError) as error:  # answered; the socket stays open
+            await listener.send(error_message(refusal_of(error, game=game)))

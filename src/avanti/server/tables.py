@@ -43,6 +43,7 @@ from avanti.server.lobby import (
     table_expired,
 )
 from avanti.server.log import log
+from avanti.server.refusals import Refusal
 from avanti.server.requests import CommandRequest, NewGame, decode, illegal, new_game
 from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
 from avanti.server.wire import AnyGame, ApiError, conflict, game_id, unauthorized, unknown_game
@@ -65,8 +66,7 @@ MAX_RETRIES = 8
 def reused() -> ApiError:
     """The refusal of a command id used before for another request."""
     return ApiError(
-        409,
-        "command-id-reused",
+        Refusal.COMMAND_ID_REUSED,
         "that command_id was already used for another command: a command_id names one command",
     )
 
@@ -201,10 +201,10 @@ class Tables:
     def check_acting(table: Table | None, seat: int | None) -> int:
         """``seat`` if it may send commands: 403 for a spectator and for a seat a bot plays."""
         if seat is None or table is None:
-            raise ApiError(403, "forbidden", "a spectator sends no commands: send a seat's token")
+            raise ApiError(Refusal.FORBIDDEN, "a spectator sends no commands: send a seat's token")
         if table.bot(seat) is not None:
             raise ApiError(
-                403, "forbidden", "a bot plays this seat now: take it back first (DELETE .../bot)"
+                Refusal.FORBIDDEN, "a bot plays this seat now: take it back first (DELETE .../bot)"
             )
         return seat
 
@@ -239,7 +239,7 @@ class Tables:
             acting = self.seat_of(table, token) if by_token else seat
             if request.bot:
                 if table is None or acting is None or table.bot(acting) is None:
-                    raise ApiError(409, "conflict", "the seat is no bot's any more")
+                    raise ApiError(Refusal.CONFLICT, "the seat is no bot's any more")
             else:
                 acting = self.check_acting(table, acting)
             assert acting is not None
@@ -248,15 +248,14 @@ class Tables:
             if rate and not allowed[acting]:
                 log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=acting)
                 raise ApiError(
-                    429,
-                    "rate-limited",
+                    Refusal.RATE_LIMITED,
                     f"at most {self.limits.commands_per_second:g} commands a second from one seat",
                 )
             if request.expected_version is not None and request.expected_version != loaded.version:
                 raise conflict(request.expected_version, loaded.version)
             command = decode(loaded, acting, request)
             if getattr(command, "seat", None) != acting:
-                raise ApiError(403, "forbidden", "a command must name the seat of its token")
+                raise ApiError(Refusal.FORBIDDEN, "a command must name the seat of its token")
             chosen[:] = [acting]
             return command
 
@@ -314,7 +313,7 @@ class Tables:
         if not allowed:
             log(logging.WARNING, "limit", limit="games_per_second")
             raise ApiError(
-                429, "rate-limited", "too many games created from this address: wait a moment"
+                Refusal.RATE_LIMITED, "too many games created from this address: wait a moment"
             )
         client = token_hash(client)[:16]  # the address itself is not kept
         formats = (TABLE_FORMAT, *game_formats(None))
@@ -327,8 +326,7 @@ class Tables:
         if open_games >= self.limits.games_per_client:
             log(logging.WARNING, "limit", limit="games_per_client")
             raise ApiError(
-                429,
-                "rate-limited",
+                Refusal.RATE_LIMITED,
                 f"this address has {open_games} games in play already: finish one first",
             )
         return client
@@ -377,7 +375,7 @@ class Tables:
             record, table = self.record(game)
             found = self.seat_of(table, token)
             if found is None or table is None or seat != str(found):
-                raise ApiError(403, "forbidden", "only a seat's own token hands it to a bot")
+                raise ApiError(Refusal.FORBIDDEN, "only a seat's own token hands it to a bot")
             metadata = {**record.metadata, **table.with_bot(found, kind).to_metadata()}
             try:
                 self.games.events.set_metadata(record.stream, metadata, expected=record.metadata)
@@ -385,7 +383,7 @@ class Tables:
                 continue
             return found
         raise ApiError(  # pragma: no cover - a storm of hand-overs
-            409, "conflict", "the game's seats keep changing: try again"
+            Refusal.CONFLICT, "the game's seats keep changing: try again"
         )
 
     # -- the lobby -----------------------------------------------------------------------------

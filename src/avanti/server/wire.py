@@ -11,12 +11,16 @@ may know (see the docs page "Running untrusted games"): :attr:`~avanti.core.game
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, cast
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
+from avanti.core.errors import DecodeError, UnknownGame
 from avanti.core.game import Game
-from avanti.store.base import STREAM_NAME
+from avanti.server.log import LOGGER, log
+from avanti.server.refusals import Refusal
+from avanti.store.base import STREAM_NAME, StoreError
 
 _orjson: Any
 try:  # orjson (the server extra) writes JSON several times faster; the standard module else
@@ -35,6 +39,7 @@ __all__ = [
     "legal_data",
     "outcome_data",
     "public_setup_data",
+    "refusal_of",
     "table_data",
     "unauthorized",
     "unknown_game",
@@ -47,37 +52,68 @@ AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
 
 class ApiError(Exception):
-    """A refusal to send a client: an HTTP ``status``, a ``kind``, a ``message`` and fields.
+    """A refusal to send a client: a :class:`~avanti.server.refusals.Refusal`, a ``message``
+    and fields; its ``kind`` and HTTP ``status`` are the refusal's.
 
     Sent as ``{"error": {"kind": ..., "message": ..., **fields}}`` with the status (over HTTP), or
-    as ``{"type": "error", "status": ..., "error": {...}}`` (over a WebSocket).
+    as ``{"type": "error", "status": ..., "error": {...}}`` (over a WebSocket). ``status`` may name
+    one of the refusal's other statuses (its ``also``, each for a case its meaning names).
+
+    :raises ValueError: ``status`` is none of the refusal's.
     """
 
-    def __init__(self, status: int, kind: str, message: str, **fields: JSONValue) -> None:
+    def __init__(
+        self, refusal: Refusal, message: str, *, status: int | None = None, **fields: JSONValue
+    ) -> None:
         super().__init__(message)
-        self.status = status
-        self.kind = kind
+        if status is not None and status not in refusal.statuses:
+            raise ValueError(f"{refusal.kind} is never sent with status {status}")
+        self.refusal = refusal
+        self.status = refusal.status if status is None else status
+        self.kind = refusal.kind
         self.message = message
         self.fields = fields
 
     def body(self) -> dict[str, JSONValue]:
         """The error's JSON body."""
-        return error_body(self.kind, self.message, **self.fields)
+        return error_body(self.refusal, self.message, **self.fields)
 
 
-def error_body(kind: str, message: str, **fields: JSONValue) -> dict[str, JSONValue]:
-    """``{"error": {"kind": kind, "message": message, **fields}}``."""
-    return {"error": {"kind": kind, "message": message, **fields}}
+def error_body(refusal: Refusal, message: str, **fields: JSONValue) -> dict[str, JSONValue]:
+    """``{"error": {"kind": refusal.kind, "message": message, **fields}}``."""
+    return {"error": {"kind": refusal.kind, "message": message, **fields}}
+
+
+def refusal_of(error: Exception, **where: JSONValue) -> ApiError:
+    """The refusal a client is sent for ``error``, whichever transport it came through: an
+    :class:`ApiError` as it is, a failing store 503 ``unavailable``, a stored game this library
+    cannot read 500 ``internal``, and a bug 500 ``internal`` too. The failures are logged
+    (``store-failed``, ``unreadable-game``, ``internal error`` with the traceback), each with
+    the fields ``where`` (the request's path, or the socket's game)."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, StoreError):
+        log(logging.ERROR, "store-failed", **where, message=str(error))
+        return ApiError(Refusal.UNAVAILABLE, "the game store is unavailable; try again")
+    if isinstance(error, DecodeError | UnknownGame):  # a stored game this library cannot read
+        log(logging.ERROR, "unreadable-game", **where, message=str(error))
+    else:  # pragma: no cover - a bug, answered and logged
+        LOGGER.error(
+            "internal error",
+            exc_info=(type(error), error, error.__traceback__),
+            extra={"avanti_fields": where},
+        )
+    return ApiError(Refusal.INTERNAL, "the server failed; this was logged")
 
 
 def unauthorized() -> ApiError:
     """The one refusal of every bad token: the same whatever the token."""
-    return ApiError(401, "unauthorized", "that is no seat's token in this game")
+    return ApiError(Refusal.UNAUTHORIZED, "that is no seat's token in this game")
 
 
 def unknown_game() -> ApiError:
     """The refusal of a game id no stored game has."""
-    return ApiError(404, "unknown-game", "there is no such game")
+    return ApiError(Refusal.UNKNOWN_GAME, "there is no such game")
 
 
 def game_id(value: object) -> str:
@@ -97,8 +133,7 @@ def game_id(value: object) -> str:
 def conflict(expected: int, actual: int) -> ApiError:
     """The 409 refusal of a command decided on a version the game has left."""
     return ApiError(
-        409,
-        "version-conflict",
+        Refusal.VERSION_CONFLICT,
         "the game has moved on: look at it again and decide again",
         expected=expected,
         actual=actual,
