@@ -52,14 +52,14 @@ def area_of(frames: Sequence[str]) -> str:
         for name, marks in LIBRARY_AREAS:
             if any(mark in frame for mark in marks):
                 if name == "asyncio and anyio tasks, thread hops" and any(
-                    "avanti/server/wire.py" in inner for inner in frames
+                    "avanti/server/protocol/wire.py" in inner for inner in frames
                 ):
                     break
                 return name
-        if "avanti/server/wire.py" in frame or "cattrs" in frame:
+        if "avanti/server/protocol/wire.py" in frame or "cattrs" in frame:
             return "payloads (view, events, legal commands)"
         if "avanti/" in frame and "avanti/server/" not in frame and "avanti/cli" not in frame:
-            if any("avanti/server/wire.py" in outer for outer in frames):
+            if any("avanti/server/protocol/wire.py" in outer for outer in frames):
                 return "payloads (view, events, legal commands)"
             return "rules (execute, replay)"
         if "avanti/server/" in frame:

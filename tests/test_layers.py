@@ -15,7 +15,10 @@ Every ``import`` counts, also those inside functions and under ``TYPE_CHECKING``
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 import avanti
 
@@ -119,7 +122,7 @@ def test_the_server_sits_in_the_tools_layer() -> None:
         "bots",
         "lab",
     }
-    assert not allowed("avanti.server.app", "avanti.mare")
+    assert not allowed("avanti.server.transport.app", "avanti.mare")
     assert allowed("avanti.cli.serve", "avanti.store")
 
 
@@ -133,25 +136,29 @@ def test_no_module_is_named_after_a_role_or_another_name_of_a_game() -> None:
 
 WEB_FRAMEWORKS = ("starlette", "uvicorn", "websockets", "h11", "httptools", "wsproto")
 
-TRANSPORT_FREE = (
-    "tables",
-    "lobby",
-    "joining",
-    "requests",
-    "service",
-    "routes",
-    "wire",
-    "refusals",
-    "seats",
-    "push",
-    "bots",
-    "limits",
-    "log",
-    "schema",
-    "shapes",
-    "openapi",
-)
-"""The server's modules that know no transport: the table core and what it stands on."""
+WINGS = {
+    "avanti.server.protocol": set(),
+    "avanti.server.table": {"avanti.server.protocol"},
+    "avanti.server.runtime": {"avanti.server.protocol", "avanti.server.table"},
+    "avanti.server.transport": {
+        "avanti.server.protocol",
+        "avanti.server.table",
+        "avanti.server.runtime",
+    },
+}
+"""The server's floors, top down: transport, runtime, table, protocol, and what each floor's
+modules may import of the others (beside them ``limits`` and ``log``, which import none)."""
+
+SHARED = {"avanti.server", "avanti.server.limits", "avanti.server.log"}
+"""The server's modules outside the wings: its public face and the two every floor uses."""
+
+
+def wing_of(name: str) -> str | None:
+    """The floor of a module of the server (``None``: :data:`SHARED`)."""
+    for wing in WINGS:
+        if name == wing or name.startswith(wing + "."):
+            return wing
+    return None
 
 
 def third_party_imports(path: Path) -> set[str]:
@@ -165,34 +172,63 @@ def third_party_imports(path: Path) -> set[str]:
     return found
 
 
-def test_the_table_core_knows_no_web_framework() -> None:
-    """The table core (``avanti.server.tables``) and the modules it stands on import no web
-    framework, directly or through another module of the server; only the transports (the
-    HTTP endpoints, the WebSocket session, the pages, the app and uvicorn's configuration) do."""
-    server = SOURCE / "server"
-    reached: set[str] = set()
-    todo = ["tables"]
-    while todo:
-        name = todo.pop()
-        if name in reached:
-            continue
-        reached.add(name)
-        for imported in imports(server / f"{name}.py"):
-            if imported.startswith("avanti.server."):
-                todo.append(imported.split(".")[2])
-    assert "tables" in reached
-    assert not reached & {"http", "socket", "app", "pages", "serving"}
-    assert reached <= set(TRANSPORT_FREE), reached - set(TRANSPORT_FREE)
-    for name in TRANSPORT_FREE:
-        assert not third_party_imports(server / f"{name}.py") & set(WEB_FRAMEWORKS), name
-    assert third_party_imports(server / "http.py") & set(WEB_FRAMEWORKS)  # the check can fail
+def wing_arrows() -> list[tuple[str, str]]:
+    """Every import of one floor of the server by another that :data:`WINGS` does not allow,
+    and every import of a web framework outside the transport."""
+    wrong: list[tuple[str, str]] = []
+    for path in sorted((SOURCE / "server").rglob("*.py")):
+        name = module_name(path)
+        wing = wing_of(name)
+        assert wing is not None or name in SHARED, f"{name} stands in no wing"
+        for imported in imports(path):
+            if not imported.startswith("avanti.server"):
+                continue
+            target = wing_of(imported)
+            if target is None or target == wing:
+                if wing is None and name != "avanti.server" and imported not in SHARED:
+                    wrong.append((name, imported))  # limits and log import no floor
+                continue
+            if wing is not None and target not in WINGS[wing]:
+                wrong.append((name, imported))
+        if wing != "avanti.server.transport" and name != "avanti.server":
+            for package in third_party_imports(path) & set(WEB_FRAMEWORKS):
+                wrong.append((name, package))
+    return wrong
 
 
-def test_no_server_module_is_over_400_lines() -> None:
-    """Each module of the server holds one job: none grows past about 400 lines."""
-    sizes = {
-        path.name: len(path.read_text(encoding="utf-8").splitlines())
-        for path in (SOURCE / "server").glob("*.py")
+def test_the_servers_floors_import_only_downward() -> None:
+    """``avanti.server`` stands in three wings named for their roles (the table, the protocol,
+    the transport) and the runtime that composes them: the transport imports the runtime, the
+    runtime the table, the table the protocol, never the other way; no module outside the
+    transport imports a web framework."""
+    assert wing_arrows() == []
+    assert {wing_of(module_name(p)) for p in (SOURCE / "server").rglob("*.py")} >= set(WINGS)
+    for wing in ("protocol", "table", "transport"):
+        assert len(list((SOURCE / "server" / wing).glob("*.py"))) > 3, wing
+
+
+def test_the_floor_check_sees_a_wrong_arrow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check fails when the table imports the transport, or the protocol a web framework."""
+    real = imports
+    real_third = third_party_imports
+
+    def seeing(path: Path) -> set[str]:
+        found = real(path)
+        if path.name == "master.py":
+            found.add("avanti.server.transport.push")
+        return found
+
+    def framework(path: Path) -> set[str]:
+        found = real_third(path)
+        if path.name == "wire.py":
+            found.add("starlette")
+        return found
+
+    monkeypatch.setattr(sys.modules[__name__], "imports", seeing)
+    monkeypatch.setattr(sys.modules[__name__], "third_party_imports", framework)
+    assert set(wing_arrows()) == {
+        ("avanti.server.table.master", "avanti.server.transport.push"),
+        ("avanti.server.protocol.wire", "starlette"),
     }
-    assert len(sizes) > 10
-    assert max(sizes.values()) <= 400, sizes

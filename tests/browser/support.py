@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from avanti import catalog
-from avanti.server.wire import table_data
+from avanti.server.protocol.wire import table_data
 
 __all__ = ["card_references", "expected", "hidden_problems", "svg_data", "svg_text"]
 

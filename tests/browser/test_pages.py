@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from avanti import catalog
-from avanti.server.pages import SECURITY_HEADERS, WEB
-from avanti.server.wire import table_data
+from avanti.server.protocol.wire import table_data
+from avanti.server.transport.pages import SECURITY_HEADERS, WEB
 from tests.browser.tables import stored
 from tests.server.support import Served
 

@@ -12,8 +12,8 @@ import pytest
 
 from avanti import catalog, mare
 from avanti.server import create_app
-from avanti.server.pages import WEB
-from avanti.server.wire import table_data
+from avanti.server.protocol.wire import table_data
+from avanti.server.transport.pages import WEB
 from avanti.store import GameStore, MemoryEventStore, StoreError
 
 

@@ -19,10 +19,10 @@ from typing import Any
 import attrs
 from websockets.sync.client import ClientConnection
 
-from avanti.server.chat import Chat
 from avanti.server.limits import ServerLimits
-from avanti.server.rematch import rematch_id
-from avanti.server.tables import Tables
+from avanti.server.table.chat import Chat
+from avanti.server.table.master import Tables
+from avanti.server.table.rematch import rematch_id
 from avanti.store import GameStore
 from tests.server.support import ROOMY, Served, open_socket, receive, serving, wait_for
 

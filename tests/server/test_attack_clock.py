@@ -19,12 +19,12 @@ from typing import Any
 from starlette.applications import Starlette
 from websockets.sync.client import ClientConnection
 
-from avanti.server.changes import Changes
-from avanti.server.chat import Chat
-from avanti.server.clock import Clock
 from avanti.server.limits import ServerLimits
-from avanti.server.requests import CommandRequest, NewGame
-from avanti.server.tables import Tables
+from avanti.server.protocol.requests import CommandRequest, NewGame
+from avanti.server.table.changes import Changes
+from avanti.server.table.chat import Chat
+from avanti.server.table.clock import Clock
+from avanti.server.table.master import Tables
 from avanti.store import GameStore, MemoryEventStore
 from tests.server.support import Served, open_socket, receive, serving, wait_for
 

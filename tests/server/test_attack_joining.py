@@ -28,8 +28,8 @@ import httpx
 import pytest
 
 from avanti.server import ServerLimits
-from avanti.server.seats import new_token, token_hash
-from avanti.server.tables import Tables
+from avanti.server.table.master import Tables
+from avanti.server.table.record import new_token, token_hash
 from tests.server.support import PATIENCE, ROOMY, Served, serving
 
 OPEN_MARE = {"game": "mare", "players": ["Ann", None]}

@@ -32,7 +32,8 @@ import httpx
 import pytest
 
 from avanti import mare
-from avanti.server import create_app, lab
+from avanti.server import create_app
+from avanti.server.transport import lab
 from avanti.store import MemoryEventStore
 from tests.server.support import PATIENCE, ROOMY, Served, serving, wait_for
 

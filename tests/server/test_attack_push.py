@@ -27,7 +27,7 @@ import attrs
 import pytest
 from websockets.sync.client import ClientConnection
 
-from avanti.server.push import Hub
+from avanti.server.transport.push import Hub
 from tests.server.support import (
     PATIENCE,
     ROOMY,
@@ -91,7 +91,7 @@ def deaf_socket(served: Served, game_id: str, token: str | None) -> socket.socke
 def hub_of(served: Served) -> Hub:
     """The running app's hub."""
     app: Any = served.server.config.app
-    hub: Hub = app.state.server.hub
+    hub: Hub = app.state.hub
     return hub
 
 

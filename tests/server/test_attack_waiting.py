@@ -3,8 +3,8 @@
 Before, each waiting socket read the table from the store every 0.5 s (about one core at the
 800-connection maximum), and its wait counted loop turns, not seconds: every ping ended a turn,
 so 595 pings closed a waiting socket as "timed out" after 0.2 s instead of 300 s. Now the
-sockets of one table share one read every :data:`~avanti.server.socket.OPEN_POLL_SECONDS`, and
-the wait is measured in seconds.
+sockets of one table share one read every :data:`~avanti.server.transport.socket.OPEN_POLL_SECONDS`,
+and the wait is measured in seconds.
 
 Every test runs a real server and waits for conditions, never for a time.
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from avanti.server.joining import Joining
-from avanti.server.socket import OPEN_POLL_SECONDS
+from avanti.server.table.joining import Joining
+from avanti.server.transport.socket import OPEN_POLL_SECONDS
 from tests.server.support import Served, open_socket, receive, serving
 
 OPEN_AVANTI = {"game": "avanti", "players": ["Ann", None, None]}

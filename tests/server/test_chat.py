@@ -16,10 +16,10 @@ import attrs
 import pytest
 from websockets.sync.client import ClientConnection
 
-from avanti.server.chat import Chat, check_text
 from avanti.server.limits import ServerLimits
-from avanti.server.tables import Tables
-from avanti.server.wire import ApiError
+from avanti.server.protocol.wire import ApiError
+from avanti.server.table.chat import Chat, check_text
+from avanti.server.table.master import Tables
 from avanti.store import GameStore, MemoryEventStore
 from tests.server.support import ROOMY, Served, open_socket, receive, serving, wait_for
 
@@ -153,7 +153,7 @@ def test_racing_chat_messages_get_ids_without_gaps() -> None:
 
 
 def _mare() -> Any:
-    from avanti.server.requests import NewGame
+    from avanti.server.protocol.requests import NewGame
 
     return NewGame.read({"game": "mare", "players": ["Ann", "Bob"]}, ("random",))
 

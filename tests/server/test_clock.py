@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from avanti.server.changes import Changes
-from avanti.server.chat import Chat
-from avanti.server.clock import Clock, Deadline
 from avanti.server.limits import ServerLimits
-from avanti.server.requests import NewGame
-from avanti.server.tables import Tables
+from avanti.server.protocol.requests import NewGame
+from avanti.server.table.changes import Changes
+from avanti.server.table.chat import Chat
+from avanti.server.table.clock import Clock, Deadline
+from avanti.server.table.master import Tables
 from avanti.store import GameStore, MemoryEventStore
 from tests.server.support import open_socket, receive, serving
 

@@ -178,7 +178,7 @@ def _for_a_command() -> bool:
     while frame is not None:
         code = frame.f_code
         if code.co_name in ("act", "_execute") and code.co_filename.endswith(
-            ("tables.py", "app.py")
+            ("tables.py", "master.py", "app.py")
         ):
             return True
         frame = frame.f_back
@@ -597,7 +597,7 @@ def test_a_token_in_a_stream_url_is_refused_and_never_logged(tmp_path: Path) -> 
 @contextlib.contextmanager
 def guarded(tmp_path: Path, **changed: Any) -> Iterator[InThread]:
     """The app under ``avanti serve``'s uvicorn configuration, in a thread."""
-    from avanti.server.serving import uvicorn_config
+    from avanti.server.transport.uvicorn import uvicorn_config
 
     served_limits = limits(**changed)
     with contextlib.closing(SQLiteEventStore(tmp_path / "games.db")) as store:
@@ -715,8 +715,8 @@ def test_search_bots_think_in_worker_processes_and_are_stopped_by_their_timer(
 
 def test_think_gives_none_for_a_bot_that_takes_longer_than_its_time() -> None:
     from avanti import catalog
-    from avanti.server.bots import think
-    from avanti.server.requests import new_game
+    from avanti.server.protocol.requests import new_game
+    from avanti.server.table.bots import think
 
     game = new_game(catalog.GAMES["avanti"], ["A", "B", "C"], None)
     seat = game.waiting[0]

@@ -15,7 +15,8 @@ import pytest
 import avanti
 from avanti import mare
 from avanti.core import DecodeError
-from avanti.server import ServerLimits, create_app, lab
+from avanti.server import ServerLimits, create_app
+from avanti.server.transport import lab
 from avanti.store import MemoryEventStore
 
 ROOT = Path(__file__).parents[2]

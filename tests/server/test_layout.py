@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from avanti.server.requests import Hello
-from avanti.server.wire import ApiError
+from avanti.server.protocol.requests import Hello
+from avanti.server.protocol.wire import ApiError
 from tests.server.support import PATIENCE, Served, receive, serving
 
 

@@ -19,9 +19,9 @@ from avanti.core.errors import InvalidArgument
 from avanti.server import ServerLimits, create_app
 from avanti.server.limits import Buckets, TokenBucket
 from avanti.server.log import JsonFormatter, configure, log
-from avanti.server.push import Hub, Listener
-from avanti.server.seats import TOKEN_BYTES, BadToken, Seat, Table, new_token, token_hash
-from avanti.server.wire import ApiError
+from avanti.server.protocol.wire import ApiError
+from avanti.server.table.record import TOKEN_BYTES, BadToken, Seat, Table, new_token, token_hash
+from avanti.server.transport.push import Hub, Listener
 from avanti.store import GameStore, MemoryEventStore, SQLiteEventStore
 from tests.server.support import open_socket, receive, serving, wait_for
 

@@ -1,12 +1,12 @@
-"""The server's one vocabulary of refusals (:class:`avanti.server.refusals.Refusal`).
+"""The server's one vocabulary of refusals (:class:`avanti.server.protocol.refusals.Refusal`).
 
 Every ``ApiError(...)`` in the server's source (and the rules lab's) names a member of the enum,
 found by walking each module's syntax tree, not by a list of modules kept by hand: no literal
 status, no kind as a string. Every member is raised somewhere, and documented: the enum's
-members are exactly the kinds of :data:`~avanti.server.shapes.ERROR_KINDS`, of the OpenAPI
+members are exactly the kinds of :data:`~avanti.server.protocol.shapes.ERROR_KINDS`, of the OpenAPI
 document's ``Error.kind`` and of the docs page's errors table (row for row, status and meaning
 too), and the docs page's close codes are the enum's. Both transports map an exception to a
-refusal by the one :func:`~avanti.server.wire.refusal_of`.
+refusal by the one :func:`~avanti.server.protocol.wire.refusal_of`.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import pytest
 import avanti.lab
 import avanti.server
 from avanti.core.errors import DecodeError, UnknownGame
-from avanti.server.openapi import openapi
-from avanti.server.refusals import Refusal
-from avanti.server.shapes import ERROR_KINDS
-from avanti.server.socket import CLOSE_CODES
-from avanti.server.wire import ApiError, refusal_of
+from avanti.server.protocol.openapi import openapi
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.shapes import ERROR_KINDS
+from avanti.server.protocol.wire import ApiError, refusal_of
+from avanti.server.transport.socket import CLOSE_CODES
 from avanti.store import StoreError
 
 PACKAGES = (Path(avanti.server.__file__).parent, Path(avanti.lab.__file__).parent)

@@ -1,4 +1,4 @@
-"""The JSON Schemas and the OpenAPI document of :mod:`avanti.server.schema`.
+"""The JSON Schemas and the OpenAPI document of :mod:`avanti.server.protocol.schema`.
 
 Everything a seat can be sent, as the codec writes it (every view of every seat and of the
 spectator, every redacted event, every legal command, the public setup, the outcome), over random
@@ -31,14 +31,11 @@ from avanti import autorama, catalog
 from avanti.core.codec import Codec
 from avanti.core.errors import DecodeError, InvalidArgument, UnknownGame
 from avanti.core.game import Game
-from avanti.server import (
-    ServerLimits,
-    schema,
-    shapes,
-)
-from avanti.server import openapi as openapi_module
-from avanti.server.openapi import openapi
-from avanti.server.schema import JSON_SCHEMA_DIALECT, schemas
+from avanti.server import ServerLimits
+from avanti.server.protocol import openapi as openapi_module
+from avanti.server.protocol import schema, shapes
+from avanti.server.protocol.openapi import openapi
+from avanti.server.protocol.schema import JSON_SCHEMA_DIALECT, schemas
 from tests.server.support import PATIENCE, Served, open_socket, serving
 from tests.toy import Game as ToyGame
 

@@ -14,16 +14,16 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti import mare
-from avanti.server.changes import Changes
-from avanti.server.chat import Chat
-from avanti.server.clock import Clock, Deadline
-from avanti.server.joining import Joining, OpenTable, table_stream
 from avanti.server.limits import ServerLimits
-from avanti.server.lobby import TABLE_FORMAT
-from avanti.server.rematch import Rematch
-from avanti.server.requests import NewGame
-from avanti.server.seats import Seat, Table, token_hash
-from avanti.server.tables import Tables
+from avanti.server.protocol.requests import NewGame
+from avanti.server.table.changes import Changes
+from avanti.server.table.chat import Chat
+from avanti.server.table.clock import Clock, Deadline
+from avanti.server.table.joining import Joining, OpenTable, table_stream
+from avanti.server.table.lobby import TABLE_FORMAT
+from avanti.server.table.master import Tables
+from avanti.server.table.record import Seat, Table, token_hash
+from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore, MemoryEventStore, StoredStream
 from tests.server.support import ROOMY, open_socket, receive, serving
 

@@ -12,7 +12,7 @@ import httpx
 import avanti
 from avanti import catalog
 from avanti.server import create_app
-from avanti.server.wire import table_data
+from avanti.server.protocol.wire import table_data
 from avanti.store import GameStore, MemoryEventStore
 
 JSON = {"Content-Type": "application/json"}

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 import avanti
-from avanti.server.chat import Chat
-from avanti.server.joining import Joining
 from avanti.server.limits import ServerLimits
-from avanti.server.lobby import summary_of
-from avanti.server.rematch import Rematch
-from avanti.server.requests import CommandRequest, NewGame
-from avanti.server.seats import Seat, Table, token_hash
-from avanti.server.tables import Tables
-from avanti.server.wire import ApiError, dumps, public_setup_data, view_data
+from avanti.server.protocol.requests import CommandRequest, NewGame
+from avanti.server.protocol.wire import ApiError, dumps, public_setup_data, view_data
+from avanti.server.table.chat import Chat
+from avanti.server.table.joining import Joining
+from avanti.server.table.lobby import summary_of
+from avanti.server.table.master import Tables
+from avanti.server.table.record import Seat, Table, token_hash
+from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore, MemoryEventStore
 
 NAMES = ["Ann", "Bob", "Cy"]

@@ -38,7 +38,7 @@ def lab(args: argparse.Namespace, out: TextIO) -> int:
         from avanti.cli.serve import _graceful_sigterm
         from avanti.server import ServerLimits, create_app
         from avanti.server.log import configure
-        from avanti.server.serving import uvicorn_config
+        from avanti.server.transport.uvicorn import uvicorn_config
         from avanti.store import MemoryEventStore
     except ImportError:  # pragma: no cover - depends on the environment
         raise InvalidArgument(

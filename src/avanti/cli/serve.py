@@ -132,7 +132,7 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
 
         from avanti.server import create_app
         from avanti.server.log import configure
-        from avanti.server.serving import uvicorn_config
+        from avanti.server.transport.uvicorn import uvicorn_config
     except ImportError:  # pragma: no cover - depends on the environment
         raise InvalidArgument(
             "the game server needs its extra: python -m pip install 'avanti[server]'"

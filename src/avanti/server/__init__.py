@@ -22,7 +22,7 @@ try:
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError('the game server needs its extra: pip install "avanti[server]"') from missing
 
-from avanti.server.app import DEFAULT_THINK_SECONDS, create_app
 from avanti.server.limits import ServerLimits
+from avanti.server.transport.app import DEFAULT_THINK_SECONDS, create_app
 
 __all__ = ["DEFAULT_THINK_SECONDS", "ServerLimits", "create_app"]

@@ -11,11 +11,12 @@ test checks it), so the rules lab, a chat service or a test drives it the same w
   (:meth:`avanti.store.GameStore.run`): one ``stream``, at most one ``read``, one ``append``.
 - :meth:`Tables.create`, :meth:`Tables.hand_over`, :meth:`Tables.lobby`.
 
-Siblings built on it: :mod:`~avanti.server.joining` (open seats), :mod:`~avanti.server.chat`,
-:mod:`~avanti.server.rematch` and :mod:`~avanti.server.clock`.
+Siblings built on it: :mod:`~avanti.server.table.joining` (open seats),
+:mod:`~avanti.server.table.chat`,
+:mod:`~avanti.server.table.rematch` and :mod:`~avanti.server.table.clock`.
 
-Refusals are :class:`~avanti.server.wire.ApiError` (a status, a kind and a message a seat may
-read); a transport turns them into its own messages.
+Refusals are :class:`~avanti.server.protocol.wire.ApiError` (a status, a kind and a message a seat
+may read); a transport turns them into its own messages.
 """
 
 from __future__ import annotations
@@ -33,7 +34,18 @@ from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import IllegalCommand, VersionConflict
 from avanti.server.limits import Buckets, ServerLimits
-from avanti.server.lobby import (
+from avanti.server.log import log
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import CommandRequest, NewGame, decode, illegal, new_game
+from avanti.server.protocol.wire import (
+    AnyGame,
+    ApiError,
+    conflict,
+    game_id,
+    unauthorized,
+    unknown_game,
+)
+from avanti.server.table.lobby import (
     TABLE_FORMAT,
     client_tables,
     game_formats,
@@ -42,11 +54,7 @@ from avanti.server.lobby import (
     summary_of,
     table_expired,
 )
-from avanti.server.log import log
-from avanti.server.refusals import Refusal
-from avanti.server.requests import CommandRequest, NewGame, decode, illegal, new_game
-from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
-from avanti.server.wire import AnyGame, ApiError, conflict, game_id, unauthorized, unknown_game
+from avanti.server.table.record import BadToken, Seat, Table, new_token, token_hash
 from avanti.store import (
     CommandIdReused,
     Executed,
@@ -391,7 +399,7 @@ class Tables:
     def lobby(
         self, name: str | None, limit: int, *, now: Callable[[], float] | None = None
     ) -> list[JSONValue]:
-        """The lobby (:func:`avanti.server.lobby.lobby`): open tables, games in play, finished
+        """The lobby (:func:`avanti.server.table.lobby.lobby`): open tables, games in play, finished
         ones, up to ``limit``, from the records alone, listed fairly among the addresses that
         created them; ``now``: the clock (else :attr:`now`)."""
         limits = self.limits

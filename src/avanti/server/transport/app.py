@@ -15,8 +15,8 @@ The protocol (JSON everywhere; values as the game's codec writes them):
 - ``GET /games/{id}/table``, ``GET /catalog``, ``GET /health``, ``GET /openapi.json``,
   ``GET /schemas/{game}``, and the browser pages.
 
-The routes are one table (:data:`avanti.server.routes.ROUTES`), read here and by the OpenAPI
-document. Every request body must be ``application/json`` (so no other site's page can send
+The routes are one table (:data:`avanti.server.protocol.routes.ROUTES`), read here and by the
+OpenAPI document. Every request body must be ``application/json`` (so no other site's page can send
 one without the browser asking first). Every command is written to the store before it is
 acknowledged, so stopping the server loses nothing that was acknowledged.
 
@@ -38,15 +38,15 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from avanti.core.errors import InvalidArgument
-from avanti.server.http import ENDPOINTS, EXCEPTION_HANDLERS
-from avanti.server.lab import LAB_ENDPOINTS, LAB_PAGES
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
-from avanti.server.pages import PAGES, SecurityHeaders, static_mount
-from avanti.server.routes import ROUTES
-from avanti.server.seating import SEATING_ENDPOINTS
-from avanti.server.service import Server
-from avanti.server.socket import CLOSE_CODES, stream
+from avanti.server.protocol.routes import ROUTES
+from avanti.server.runtime import Server
+from avanti.server.transport.http import ENDPOINTS, EXCEPTION_HANDLERS, SEATING_ENDPOINTS
+from avanti.server.transport.lab import LAB_ENDPOINTS, LAB_PAGES
+from avanti.server.transport.pages import PAGES, SecurityHeaders, static_mount
+from avanti.server.transport.push import Hub
+from avanti.server.transport.socket import CLOSE_CODES, stream
 from avanti.store import EventStore, GameStore
 
 __all__ = ["CLOSE_CODES", "DEFAULT_THINK_SECONDS", "RequestLog", "create_app"]
@@ -90,7 +90,7 @@ class RequestLog:
 
 
 def routes() -> list[BaseRoute]:
-    """The app's routes, from :data:`~avanti.server.routes.ROUTES`."""
+    """The app's routes, from :data:`~avanti.server.protocol.routes.ROUTES`."""
     found: list[BaseRoute] = []
     for spec in ROUTES:
         if spec.method == "WEBSOCKET":
@@ -138,6 +138,8 @@ def create_app(
         raise InvalidArgument(f"limits must be a ServerLimits, not {limits!r:.80}")
     games = store if isinstance(store, GameStore) else GameStore(store, hold=True)
     server = Server(games, limits, float(bot_think_seconds), bot_workers)
+    hub = Hub(games, limits, changes=server.changes)  # the sockets hear every change
+    server.followers.append(hub)
     app = Starlette(
         routes=routes(),
         lifespan=server.lifespan,
@@ -145,4 +147,5 @@ def create_app(
         exception_handlers=EXCEPTION_HANDLERS,
     )
     app.state.server = server
+    app.state.hub = hub
     return app

@@ -38,13 +38,13 @@ from avanti.bots import RandomBot
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
-from avanti.server.changes import Change, Changes, Moved, Said
-from avanti.server.chat import Chat
 from avanti.server.log import log
-from avanti.server.requests import CommandRequest
-from avanti.server.seats import Table
-from avanti.server.tables import MAX_RETRIES, Tables
-from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.server.protocol.requests import CommandRequest
+from avanti.server.protocol.wire import AnyGame, ApiError, dumps
+from avanti.server.table.changes import Change, Changes, Moved, Said
+from avanti.server.table.chat import Chat
+from avanti.server.table.master import MAX_RETRIES, Tables
+from avanti.server.table.record import Table
 from avanti.store import MetadataChanged
 
 __all__ = ["CLOCK", "CLOCK_STARTED", "TICK", "Clock", "Deadline", "Started", "Timing"]
@@ -187,7 +187,7 @@ class Clock:
         self._tasks = None
 
     def hear(self, change: Change) -> None:
-        """A game's new version (:mod:`~avanti.server.changes`): with its record, registered;
+        """A game's new version (:mod:`~avanti.server.table.changes`): with its record, registered;
         told by the store, observed."""
         if isinstance(change, Moved):
             if change.metadata is not None:

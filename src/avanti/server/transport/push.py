@@ -35,11 +35,11 @@ from anyio import to_thread
 
 from avanti import catalog
 from avanti.core.errors import AvantiError
-from avanti.server.changes import Change, Changes, Moved, Said
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
-from avanti.server.refusals import Refusal
-from avanti.server.wire import AnyGame, ApiError, dumps, update
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.wire import AnyGame, ApiError, dumps, update
+from avanti.server.table.changes import Change, Changes, Moved, Said
 from avanti.store import GameStore
 
 __all__ = ["FOLLOW_SECONDS", "Behind", "Hub", "Listener"]
@@ -69,8 +69,8 @@ def build_update(
     table: catalog.GameInfo | None,
     layout: str = "wide",
 ) -> str:
-    """The text of ``seat``'s ``update`` (see :func:`avanti.server.wire.update`), its picture
-    drawn in ``layout``."""
+    """The text of ``seat``'s ``update`` (see :func:`avanti.server.protocol.wire.update`), its
+    picture drawn in ``layout``."""
     return dumps(update(game, seat, after, table, layout=layout))
 
 
@@ -330,7 +330,7 @@ class Hub:
         return 0 if channel is None else channel.known
 
     def hear(self, change: Change) -> None:
-        """A change (:mod:`~avanti.server.changes`): a game's new version offered to its
+        """A change (:mod:`~avanti.server.table.changes`): a game's new version offered to its
         listeners in this process, a message told to each."""
         if isinstance(change, Moved):
             self.publish(change.game_id, change.game)

@@ -1,4 +1,5 @@
-"""JSON Schemas of every game's wire values (the OpenAPI document is :mod:`avanti.server.openapi`).
+"""JSON Schemas of every game's wire values (the OpenAPI document is
+:mod:`avanti.server.protocol.openapi`).
 
 Both are generated from the games' codecs, so they describe exactly the JSON the server writes
 and reads: :func:`schemas` walks the attrs classes of a game's views, commands, events, public

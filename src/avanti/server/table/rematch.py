@@ -10,7 +10,7 @@ seat asks. The old game's record then names its rematch (``"rematch"``), and eve
 connection of it is told.
 
 A rematch is a game creation: the call that creates it is admitted as a new game is
-(:meth:`~avanti.server.tables.Tables.admit`: the creation rate and
+(:meth:`~avanti.server.table.master.Tables.admit`: the creation rate and
 :attr:`~avanti.server.limits.ServerLimits.games_per_client` of the caller's address, 429
 ``rate-limited``), and the rematch counts among that address's games in play. A call that
 finds the rematch made already creates nothing and is not counted.
@@ -28,12 +28,12 @@ from attrs import evolve
 
 from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
-from avanti.server.clock import CLOCK, Timing
-from avanti.server.lobby import summary_of
-from avanti.server.refusals import Refusal
-from avanti.server.seats import Table, token_hash
-from avanti.server.tables import MAX_RETRIES, Seated, Tables
-from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.wire import AnyGame, ApiError, dumps
+from avanti.server.table.clock import CLOCK, Timing
+from avanti.server.table.lobby import summary_of
+from avanti.server.table.master import MAX_RETRIES, Seated, Tables
+from avanti.server.table.record import Table, token_hash
 from avanti.store import MetadataChanged, StreamExists, UnknownStream
 
 __all__ = ["Rematch", "rematch_id", "rematch_token"]

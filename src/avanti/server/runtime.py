@@ -1,4 +1,4 @@
-"""The server's running parts, shared by every transport: the table core, the WebSocket hub,
+"""The server's running parts, shared by every transport: the table core, the announcements,
 the bots and the cached documents, with the lifespan that runs them. No web framework here."""
 
 from __future__ import annotations
@@ -7,36 +7,46 @@ import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
+import anyio.abc
 from anyio import to_thread
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
-from avanti.server.bots import BotRunner
-from avanti.server.changes import Changes, Moved, Said
-from avanti.server.chat import Chat
-from avanti.server.clock import CLOCK, Clock
-from avanti.server.joining import Joining
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
-from avanti.server.openapi import openapi
-from avanti.server.push import Hub
-from avanti.server.refusals import Refusal
-from avanti.server.rematch import Rematch
-from avanti.server.requests import CommandRequest, NewGame
-from avanti.server.schema import schemas
-from avanti.server.tables import Acted, Created, Seated, Tables
-from avanti.server.wire import ApiError, dumps
+from avanti.server.protocol.openapi import openapi
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import CommandRequest, NewGame
+from avanti.server.protocol.schema import schemas
+from avanti.server.protocol.wire import ApiError, dumps
+from avanti.server.table.bots import BotRunner
+from avanti.server.table.changes import Changes, Moved, Said
+from avanti.server.table.chat import Chat
+from avanti.server.table.clock import CLOCK, Clock
+from avanti.server.table.joining import Joining
+from avanti.server.table.master import Acted, Created, Seated, Tables
+from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore
 
-__all__ = ["Server"]
+__all__ = ["Follower", "Server"]
+
+
+class Follower(Protocol):
+    """A part the server's lifespan runs (the push hub of the WebSockets)."""
+
+    def start(self, tasks: anyio.abc.TaskGroup) -> None:
+        """Run in ``tasks`` (the lifespan's task group)."""
+
+    def stop(self) -> None:
+        """Stop: the lifespan ends."""
 
 
 class Server:
-    """One app's state: the games and seats (:class:`~avanti.server.tables.Tables`), the live
-    listeners (:class:`~avanti.server.push.Hub`) and the bots."""
+    """One app's state: the games and seats (:class:`~avanti.server.table.master.Tables`), the live
+    announcements (:class:`~avanti.server.table.changes.Changes`), the clock and the bots."""
 
     def __init__(
         self, games: GameStore, limits: ServerLimits, think_seconds: float, bot_workers: int
@@ -51,8 +61,9 @@ class Server:
         """The tables' chats."""
         self.clock = Clock(self.tables, self.changes, self.chat)
         """The deadlines of timed games."""
-        self.hub = Hub(games, limits, changes=self.changes)
-        """The WebSocket listeners."""
+        self.followers: list[Follower] = []
+        """Parts the lifespan starts and stops beside the bots and the clock (the app's push
+        hub: the transport makes it and hears the changes with it)."""
         self.bots = BotRunner(self.tables, self.changes, think_seconds, bot_workers)
         """The bots."""
         self.joining = Joining(self.tables)
@@ -72,7 +83,8 @@ class Server:
     async def lifespan(self, app: object = None) -> AsyncIterator[None]:
         """Run the followers and the bots while the app serves."""
         async with anyio.create_task_group() as tasks:
-            self.hub.start(tasks)
+            for follower in self.followers:
+                follower.start(tasks)
             self.bots.start(tasks)
             self.clock.start(tasks)
             tasks.start_soon(self.bots.resume, self.limits.list_limit)
@@ -80,7 +92,8 @@ class Server:
             try:
                 yield
             finally:
-                self.hub.stop()
+                for follower in self.followers:
+                    follower.stop()
                 self.bots.stop()
                 self.clock.stop()
                 tasks.cancel_scope.cancel()
@@ -102,7 +115,7 @@ class Server:
         seat: int | None = None,
         rate: bool = False,
     ) -> Acted:
-        """A seat's command (:meth:`~avanti.server.tables.Tables.act`, in a worker thread),
+        """A seat's command (:meth:`~avanti.server.table.master.Tables.act`, in a worker thread),
         announced once stored (not when it repeats a command stored before)."""
         act = functools.partial(
             self.tables.act, game_id, request, token=token, seat=seat, rate=rate
@@ -118,8 +131,8 @@ class Server:
         self.changes.announce(Moved(game_id, acted.game, acted.executed.record.metadata))
 
     async def create(self, wanted: NewGame, client: str) -> Created:
-        """A new game or table (:meth:`~avanti.server.tables.Tables.create`, or
-        :meth:`~avanti.server.joining.Joining.create` for one with open seats), announced."""
+        """A new game or table (:meth:`~avanti.server.table.master.Tables.create`, or
+        :meth:`~avanti.server.table.joining.Joining.create` for one with open seats), announced."""
         create = self.joining.create if wanted.open_seats else self.tables.create
         created: Created = await to_thread.run_sync(create, wanted, client)
         if created.game is not None:
@@ -130,7 +143,7 @@ class Server:
         return created
 
     async def chat_post(self, game_id: str, seat: int, text: object) -> JSONValue:
-        """A seat's chat message (:meth:`~avanti.server.chat.Chat.post`, at the seat's rate),
+        """A seat's chat message (:meth:`~avanti.server.table.chat.Chat.post`, at the seat's rate),
         stored, then announced to every connection of the game."""
         post = functools.partial(self.chat.post, game_id, seat, text, rate=True)
         posted: JSONValue = await to_thread.run_sync(post)

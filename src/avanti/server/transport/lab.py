@@ -18,12 +18,12 @@ the answers out, and the lab page.
 - ``GET /lab``: the page (``web/lab.html``).
 
 Both POSTs obey the server's limits: the body size, a rate per client address (the commands'
-rate, 429 ``rate-limited``), and the lab's budget of CPU (a :class:`~avanti.server.http.Jobs`):
-at most ``lab_workers`` cases are worked on at once in all, ``lab_queue`` more wait, and one
-client address has at most ``lab_jobs_per_client`` of them; beyond, a request is refused at once
-(503 ``busy``, or 429 ``rate-limited`` for the address's share), before any work. An answer
-longer than ``lab_answer_bytes`` is refused (413 ``too-large``). A seat in the query is ASCII
-digits alone.
+rate, 429 ``rate-limited``), and the lab's budget of CPU (a
+:class:`~avanti.server.transport.http.Jobs`): at most ``lab_workers`` cases are worked on at once in
+all, ``lab_queue`` more wait, and one client address has at most ``lab_jobs_per_client`` of them;
+beyond, a request is refused at once (503 ``busy``, or 429 ``rate-limited`` for the address's
+share), before any work. An answer longer than ``lab_answer_bytes`` is refused (413 ``too-large``).
+A seat in the query is ASCII digits alone.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ from avanti.catalog import game_info, info_for_document
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError, DecodeError, InvalidArgument
 from avanti.lab import Case, Comparison, compare, pytest_text, step_through
-from avanti.server.http import Jobs, _body, read_whole
 from avanti.server.limits import Buckets
 from avanti.server.log import log
-from avanti.server.pages import WEB
-from avanti.server.refusals import Refusal
-from avanti.server.wire import ApiError, dumps
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.wire import ApiError, dumps
+from avanti.server.transport.http import Jobs, _body, read_whole
+from avanti.server.transport.pages import WEB
 
 __all__ = ["LAB_ENDPOINTS", "LAB_PAGES", "MAX_REPLAY_EVENTS", "compare_data", "replay_data"]
 
@@ -262,6 +262,6 @@ async def lab_page(request: Request) -> Response:
 
 
 LAB_ENDPOINTS = {"lab_compare": lab_compare, "lab_replay": lab_replay}
-"""The lab's endpoints by their name in :data:`avanti.server.routes.ROUTES`."""
+"""The lab's endpoints by their name in :data:`avanti.server.protocol.routes.ROUTES`."""
 LAB_PAGES = {"lab_page": lab_page}
-"""The lab's page by its name in :data:`avanti.server.routes.ROUTES`."""
+"""The lab's page by its name in :data:`avanti.server.protocol.routes.ROUTES`."""

@@ -24,11 +24,11 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from avanti.server.wire import game_id
+from avanti.server.protocol.wire import game_id
 
 __all__ = ["PAGES", "SECURITY_HEADERS", "WEB", "SecurityHeaders", "static_mount"]
 
-WEB = Path(__file__).with_name("web")
+WEB = Path(__file__).parent.parent / "web"
 """The folder of the front end's static files."""
 
 SECURITY_HEADERS = {
@@ -80,7 +80,7 @@ async def play_page(request: Request) -> Response:
 
 
 PAGES = {"lobby_page": lobby_page, "play_page": play_page}
-"""The page endpoints by their name in :data:`avanti.server.routes.ROUTES`."""
+"""The page endpoints by their name in :data:`avanti.server.protocol.routes.ROUTES`."""
 
 
 def static_mount() -> Mount:

@@ -6,7 +6,7 @@ by the same append as each command's events (:func:`summary_of`, through
 It holds only what every seat may know (the seats awaited, the spectator's view, the outcome),
 so the lobby shows it to anyone. :func:`lobby` lists, within
 :attr:`~avanti.server.limits.ServerLimits.lobby_seconds`, the tables with open seats first
-(:mod:`avanti.server.joining`; not those closed by
+(:mod:`avanti.server.table.joining`; not those closed by
 :attr:`~avanti.server.limits.ServerLimits.open_table_seconds`), then the games in play, then the
 finished ones. Each part is listed fairly among the client addresses that created its tables (the
 hash each record keeps as ``"client"``): at most
@@ -24,8 +24,8 @@ from typing import Any
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
-from avanti.server.seats import Table
-from avanti.server.wire import AnyGame
+from avanti.server.protocol.wire import AnyGame
+from avanti.server.table.record import Table
 from avanti.store import GameStore, StoredStream
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 TABLE_FORMAT = "avanti-table"
-"""The format of an open table's record (:mod:`avanti.server.joining`)."""
+"""The format of an open table's record (:mod:`avanti.server.table.joining`)."""
 
 TABLE_VERSION = 2
 """The format version of the open tables the server writes: from 2 on, the setup's
@@ -164,7 +164,7 @@ def lobby(
     ``scan`` (else ``list_limit``) records of open tables and as many of games; at most
     ``per_client`` tables of one address in each part (``None``: no cap); open tables unchanged
     for over ``open_seconds`` are closed (``None``: never)."""
-    from avanti.server.joining import open_entry
+    from avanti.server.table.joining import open_entry
 
     formats = game_formats(name)
     most = list_limit if scan is None else scan

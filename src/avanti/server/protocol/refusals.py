@@ -3,9 +3,10 @@
 Each member carries its ``kind`` (the string the wire carries), its HTTP ``status``, the
 ``close_code`` of a WebSocket closed after it, and its ``meaning``, so a refusal is raised by
 naming a member (``ApiError(Refusal.UNKNOWN_GAME, "no game of that id")``, see
-:class:`~avanti.server.wire.ApiError`) and a kind nobody documented cannot be sent. The errors
-table of the docs page, :data:`~avanti.server.shapes.ERROR_KINDS`, the OpenAPI document's
-``Error.kind`` and :data:`~avanti.server.socket.CLOSE_CODES` are all read from here.
+:class:`~avanti.server.protocol.wire.ApiError`) and a kind nobody documented cannot be sent. The
+errors table of the docs page, :data:`~avanti.server.protocol.shapes.ERROR_KINDS`, the OpenAPI
+document's ``Error.kind`` and :data:`~avanti.server.transport.socket.CLOSE_CODES` are all read from
+here.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ class Refusal(enum.Enum):
 
     ``also`` holds the few other statuses a kind is sent with, each for a case its ``meaning``
     names (``unknown-game`` is 400 where a body or a query names the game, 404 where a path
-    does); :class:`~avanti.server.wire.ApiError` takes one of them as ``status=`` and refuses
-    any other. A member's ``value`` is its kind.
+    does); :class:`~avanti.server.protocol.wire.ApiError` takes one of them as ``status=`` and
+    refuses any other. A member's ``value`` is its kind.
     """
 
     kind: str

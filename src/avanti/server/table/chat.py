@@ -36,9 +36,9 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.server.limits import Buckets
 from avanti.server.log import log
-from avanti.server.refusals import Refusal
-from avanti.server.tables import Tables, outcome_of
-from avanti.server.wire import ApiError
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.wire import ApiError
+from avanti.server.table.master import Tables, outcome_of
 from avanti.store import StreamExists, UnknownStream
 
 __all__ = ["CHAT_FORMAT", "RECENT", "Chat", "chat_stream", "check_text"]

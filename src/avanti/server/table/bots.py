@@ -46,13 +46,13 @@ from avanti import catalog
 from avanti.bots import RandomBot, make_bot
 from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
-from avanti.server.changes import Change, Changes, Moved
 from avanti.server.log import LOGGER, log
-from avanti.server.refusals import Refusal
-from avanti.server.requests import CommandRequest
-from avanti.server.seats import Table
-from avanti.server.tables import Tables
-from avanti.server.wire import ApiError
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import CommandRequest
+from avanti.server.protocol.wire import ApiError
+from avanti.server.table.changes import Change, Changes, Moved
+from avanti.server.table.master import Tables
+from avanti.server.table.record import Table
 
 __all__ = ["BotRunner", "think"]
 
@@ -165,7 +165,7 @@ class BotRunner:
             self._pool = None
 
     def hear(self, change: Change) -> None:
-        """A change this process made (:mod:`~avanti.server.changes`): a game that awaits a
+        """A change this process made (:mod:`~avanti.server.table.changes`): a game that awaits a
         seat a bot plays is played."""
         if isinstance(change, Moved) and change.here:
             table = None if change.metadata is None else Table.from_metadata(change.metadata)

@@ -19,7 +19,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import DecodeError, UnknownGame
 from avanti.core.game import Game
 from avanti.server.log import LOGGER, log
-from avanti.server.refusals import Refusal
+from avanti.server.protocol.refusals import Refusal
 from avanti.store.base import STREAM_NAME, StoreError
 
 _orjson: Any
@@ -52,8 +52,8 @@ AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
 
 class ApiError(Exception):
-    """A refusal to send a client: a :class:`~avanti.server.refusals.Refusal`, a ``message``
-    and fields; its ``kind`` and HTTP ``status`` are the refusal's.
+    """A refusal to send a client: a :class:`~avanti.server.protocol.refusals.Refusal`, a
+    ``message`` and fields; its ``kind`` and HTTP ``status`` are the refusal's.
 
     Sent as ``{"error": {"kind": ..., "message": ..., **fields}}`` with the status (over HTTP), or
     as ``{"type": "error", "status": ..., "error": {...}}`` (over a WebSocket). ``status`` may name

@@ -1,12 +1,13 @@
 """The shapes of the protocol's bodies and WebSocket messages, as JSON Schemas for the OpenAPI
-document (:mod:`avanti.server.openapi`); those that hold a game's values are each game's own."""
+document (:mod:`avanti.server.protocol.openapi`); those that hold a game's values are each game's
+own."""
 
 from __future__ import annotations
 
 from avanti.core.codec import JSONValue
 from avanti.core.limits import MAX_NOTATION_LENGTH
-from avanti.server.refusals import Refusal
-from avanti.server.schema import _SEAT, _VERSION, _nullable, _obj, _ref
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.schema import _SEAT, _VERSION, _nullable, _obj, _ref
 
 __all__ = ["ERROR_KINDS", "game_protocol", "protocol_schemas"]
 
@@ -105,7 +106,7 @@ ERROR_KINDS: dict[str, str] = {
     for refusal in Refusal
 }
 """Every ``kind`` of the server's errors, with its statuses and what it means: the members of
-:class:`~avanti.server.refusals.Refusal`, the one list of them."""
+:class:`~avanti.server.protocol.refusals.Refusal`, the one list of them."""
 
 _STRING: dict[str, JSONValue] = {"type": "string"}
 

@@ -20,8 +20,8 @@ from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
 from avanti.core.limits import names_problem, new_seed
-from avanti.server.refusals import Refusal
-from avanti.server.wire import AnyGame, ApiError, dumps
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.store.base import check_command_id
 
 __all__ = [

@@ -1,13 +1,15 @@
-"""The HTTP endpoints: thin callers of the table core (:mod:`avanti.server.tables`).
+"""The HTTP endpoints: thin callers of the table core (:mod:`avanti.server.table.master`).
 
 Each endpoint reads its request, makes one call of the core in a worker thread, and answers
-JSON. Refusals are raised as :class:`~avanti.server.wire.ApiError` and answered by the app's
-exception handlers (:data:`EXCEPTION_HANDLERS`), which also turn a failing store into 503 and
+JSON. Refusals are raised as :class:`~avanti.server.protocol.wire.ApiError` and answered by the
+app's exception handlers (:data:`EXCEPTION_HANDLERS`), which also turn a failing store into 503 and
 a bug into a logged 500.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,10 +26,9 @@ from avanti import catalog
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
 from avanti.server.log import log
-from avanti.server.refusals import Refusal
-from avanti.server.requests import CommandRequest, NewGame
-from avanti.server.service import Server
-from avanti.server.wire import (
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import CommandRequest, NewGame
+from avanti.server.protocol.wire import (
     ApiError,
     dumps,
     events_data,
@@ -39,6 +40,7 @@ from avanti.server.wire import (
     table_data,
     view_data,
 )
+from avanti.server.runtime import Server
 from avanti.store import StoreError
 
 __all__ = ["ENDPOINTS", "EXCEPTION_HANDLERS", "Jobs", "json_response", "read_whole"]
@@ -389,7 +391,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "delete_bot": delete_bot,
     "get_catalog": get_catalog,
 }
-"""The HTTP endpoints by their name in :data:`avanti.server.routes.ROUTES`."""
+"""The HTTP endpoints by their name in :data:`avanti.server.protocol.routes.ROUTES`."""
 
 
 # -- refusals -----------------------------------------------------------------------------------
@@ -397,7 +399,8 @@ ENDPOINTS: dict[str, Endpoint] = {
 
 async def _refused(request: Request, error: Exception) -> Response:
     """A refusal, a failing store, an unreadable game or a bug, answered as
-    :func:`~avanti.server.wire.refusal_of` maps it (the WebSocket session maps them alike)."""
+    :func:`~avanti.server.protocol.wire.refusal_of` maps it (the WebSocket session maps them
+    alike)."""
     refused = refusal_of(error, path=request.url.path)
     unauthorized = refused.refusal is Refusal.UNAUTHORIZED
     headers = {"WWW-Authenticate": "Bearer"} if unauthorized else None
@@ -425,6 +428,67 @@ EXCEPTION_HANDLERS: dict[Any, Callable[[Request, Exception], Awaitable[Response]
     Exception: _refused,
 }
 """How the app answers what an endpoint raises (Starlette's ``exception_handlers``): each as
-:func:`~avanti.server.wire.refusal_of` maps it, routing's own refusals as JSON errors. The
+:func:`~avanti.server.protocol.wire.refusal_of` maps it, routing's own refusals as JSON errors. The
 failures are named one by one beside ``Exception`` so that they are answered where the
 endpoints' refusals are (Starlette answers ``Exception`` last, and raises it again to log it)."""
+
+
+# -- open seats and rematches ------------------------------------------------------------
+
+
+async def take_seat(request: Request) -> Response:
+    """``POST /games/{id}/seats``: ``{"name": ...}`` takes the next open seat; its token, once."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    body = await _body(request)
+    if not isinstance(body, dict) or set(body) != {"name"}:
+        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"name": "Ann"}""")
+    seat, token = await to_thread.run_sync(
+        server.joining.take, game, body["name"], _client(request)
+    )
+    log(logging.INFO, "seated", game=game, seat=seat)
+    await _started(server, game)
+    return json_response({"game_id": game, "seat": seat, "token": token}, 201)
+
+
+async def start_table(request: Request) -> Response:
+    """``POST /games/{id}/start``: the creator has bots take the open seats; the game starts."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    body = await _body(request)
+    kinds = server.limits.bot_kinds
+    if not isinstance(body, dict) or set(body) != {"bot"}:
+        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"bot": "heuristic"}""")
+    kind = body["bot"]
+    if not isinstance(kind, str) or kind not in kinds:
+        raise ApiError(Refusal.UNKNOWN_BOT, f"a bot must be one of {', '.join(kinds)}")
+    filled = await to_thread.run_sync(server.joining.fill, game, _token(request), kind)
+    await _started(server, game)
+    return json_response({"game_id": game, "bots": filled})
+
+
+async def _started(server: Server, game: str) -> None:
+    """After a seat was taken: a game that started gets its bots and its clock going."""
+    with contextlib.suppress(ApiError):  # still open: no game yet
+        await server.read(game)
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /games/{id}/rematch``: the token's seat in the finished game's rematch."""
+    server = _server(request)
+    game = game_id(request.path_params["game_id"])
+    _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
+    seat_of = functools.partial(server.rematch.seat, client=_client(request))
+    new_id, seat, token = await to_thread.run_sync(seat_of, game, _token(request))
+    server.said(game, {"type": "rematch", "game_id": new_id})
+    await server.read(new_id)
+    return json_response({"game_id": new_id, "seat": seat, "token": token})
+
+
+SEATING_ENDPOINTS: dict[str, Endpoint] = {
+    "take_seat": take_seat,
+    "start_table": start_table,
+    "rematch": rematch,
+}
+"""The endpoints of open tables and rematches by their name in
+:data:`avanti.server.protocol.routes.ROUTES`."""

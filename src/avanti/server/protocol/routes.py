@@ -17,7 +17,8 @@ class RouteSpec:
     path: str
     """The path, with ``{name}`` parameters as Starlette and OpenAPI write them."""
     name: str
-    """The handler's name (a function of :mod:`avanti.server.http`), the OpenAPI operation id."""
+    """The handler's name (a function of :mod:`avanti.server.transport.http`), the OpenAPI operation
+    id."""
     summary: str
     """One line about it."""
     documented: bool = True

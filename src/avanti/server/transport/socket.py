@@ -19,14 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError
-from avanti.server.joining import OpenTable, described_for
 from avanti.server.limits import ServerLimits, TokenBucket
 from avanti.server.log import log
-from avanti.server.push import Behind, Listener
-from avanti.server.refusals import Refusal
-from avanti.server.requests import CommandRequest, Hello
-from avanti.server.service import Server
-from avanti.server.wire import ApiError, conflict, dumps, game_id, refusal_of
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import CommandRequest, Hello
+from avanti.server.protocol.wire import ApiError, conflict, dumps, game_id, refusal_of
+from avanti.server.runtime import Server
+from avanti.server.table.joining import OpenTable, described_for
+from avanti.server.transport.push import Behind, Hub, Listener
 from avanti.store import StoreError
 
 __all__ = ["CLOSE_CODES", "stream"]
@@ -35,8 +35,8 @@ CLOSE_CODES: dict[str, int] = {
     refusal.kind: refusal.close_code for refusal in Refusal if refusal.close_code is not None
 }
 """The code a WebSocket is closed with, by the kind of the ``error`` message sent just before
-(each :class:`~avanti.server.refusals.Refusal`'s ``close_code``); any other refusal that ends a
-session, on the first message, closes it with 4400."""
+(each :class:`~avanti.server.protocol.refusals.Refusal`'s ``close_code``); any other refusal that
+ends a session, on the first message, closes it with 4400."""
 
 OPEN_POLL_SECONDS = 0.5
 """How often a socket of a table with open seats looks whether a seat was taken (or a message
@@ -136,6 +136,7 @@ class _Socket:
 async def stream(websocket: WebSocket) -> None:
     """``GET /games/{id}/stream``: live updates of one seat's share of a game."""
     server: Server = websocket.app.state.server
+    hub: Hub = websocket.app.state.hub
     await websocket.accept()
     socket = _Socket(websocket, server.limits)
     game = str(websocket.path_params["game_id"])
@@ -173,7 +174,7 @@ async def stream(websocket: WebSocket) -> None:
         )
         listener.clock = server.clock.of
         try:
-            server.hub.join(listener)
+            hub.join(listener)
         except ApiError as error:
             listener = None
             if error.refusal is Refusal.TOO_MANY_CONNECTIONS:
@@ -186,7 +187,7 @@ async def stream(websocket: WebSocket) -> None:
         later = seated.record.metadata.get("rematch")
         if isinstance(later, str):
             await listener.send(dumps({"type": "rematch", "game_id": later}))
-        raise await _listen(server, socket, listener)
+        raise await _listen(server, socket, listener, hub)
     except _Closing as closing:
         await socket.fail(closing.error)
     except _Gone:
@@ -195,7 +196,7 @@ async def stream(websocket: WebSocket) -> None:
         await socket.fail(refusal_of(error, game=game))
     finally:
         if listener is not None:
-            server.hub.leave(listener)
+            hub.leave(listener)
             log(logging.DEBUG, "stream-closed", game=game, seat=listener.seat)
 
 
@@ -275,7 +276,7 @@ async def _wait_started(
                 )
 
 
-async def _listen(server: Server, socket: _Socket, listener: Listener) -> Exception:
+async def _listen(server: Server, socket: _Socket, listener: Listener, hub: Hub) -> Exception:
     """Push updates to the socket while answering its messages, until the client goes or
     breaks a limit; what ended it (raised by the caller, outside the task group)."""
     ended: Exception = _Gone()
@@ -293,7 +294,7 @@ async def _listen(server: Server, socket: _Socket, listener: Listener) -> Except
 
         tasks.start_soon(push)
         try:
-            await _serve(server, socket, listener)
+            await _serve(server, socket, listener, hub)
         except Behind as behind:
             ended = _behind(listener, behind)
         except Exception as error:
@@ -303,14 +304,14 @@ async def _listen(server: Server, socket: _Socket, listener: Listener) -> Except
 
 
 def _behind(listener: Listener, behind: Behind) -> _Closing:
-    """The end of a session whose client fell behind (see :class:`~avanti.server.push.Behind`),
-    logged as a limit hit."""
+    """The end of a session whose client fell behind (see
+    :class:`~avanti.server.transport.push.Behind`), logged as a limit hit."""
     limit = "outbox_bytes" if "bytes" in behind.why else "send_timeout"
     log(logging.WARNING, "limit", limit=limit, game=listener.game_id)
     return _Closing(ApiError(Refusal.TOO_SLOW, f"the connection fell behind: {behind.why}"))
 
 
-async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
+async def _serve(server: Server, socket: _Socket, listener: Listener, hub: Hub) -> None:
     """Answer the client's messages until it goes away or breaks a limit that closes the socket
     (:class:`ApiError` then)."""
     game, seat = listener.game_id, listener.seat
@@ -340,7 +341,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener) -> None:
                     Refusal.RATE_LIMITED,
                     f"at most {limits.commands_per_second:g} commands a second on one connection",
                 )
-            expected, known = request.expected_version, server.hub.known(game)
+            expected, known = request.expected_version, hub.known(game)
             if expected is not None and expected < known:  # stale: no store call, no thread
                 raise conflict(expected, known)
             acted = await server.act(game, request, seat=seat)

@@ -2,7 +2,7 @@
 
 A game's setup names every player, so a table created with open seats (``null`` among the
 ``players`` of ``POST /games``) is not a game yet. It is kept in the store as a record of its
-own, the stream ``table.{id}`` of format :data:`~avanti.server.lobby.TABLE_FORMAT`: its setup
+own, the stream ``table.{id}`` of format :data:`~avanti.server.table.lobby.TABLE_FORMAT`: its setup
 holds the game's name, options (as the game's codec writes those it read), sides and time per
 move (nothing secret: no seed is drawn yet), its metadata the seats (``"open"``: each seat's
 name, token hash and bot, ``None`` for an open seat) and its events one entry per change (a seat
@@ -43,13 +43,20 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import VersionConflict
 from avanti.core.limits import name_problem
 from avanti.server.limits import Buckets
-from avanti.server.lobby import TABLE_FORMAT, TABLE_VERSION, summary_of, table_expired
 from avanti.server.log import log
-from avanti.server.refusals import Refusal
-from avanti.server.requests import NewGame, name_key, new_game, player_name
-from avanti.server.seats import BadToken, Seat, Table, new_token, token_hash
-from avanti.server.tables import MAX_RETRIES, Created, Tables
-from avanti.server.wire import AnyGame, ApiError, dumps, game_id, unauthorized, unknown_game
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.requests import NewGame, name_key, new_game, player_name
+from avanti.server.protocol.wire import (
+    AnyGame,
+    ApiError,
+    dumps,
+    game_id,
+    unauthorized,
+    unknown_game,
+)
+from avanti.server.table.lobby import TABLE_FORMAT, TABLE_VERSION, summary_of, table_expired
+from avanti.server.table.master import MAX_RETRIES, Created, Tables
+from avanti.server.table.record import BadToken, Seat, Table, new_token, token_hash
 from avanti.store import StoredStream, StreamExists, UnknownStream
 
 __all__ = ["Joining", "OpenTable", "open_entry", "table_stream"]
