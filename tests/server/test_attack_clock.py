@@ -186,3 +186,37 @@ def test_a_seat_handed_back_mid_wait_has_the_time_already_spent_counted() -> Non
         "deadline": START + 70,  # from Ann's move on, not from the hand-back
         "seconds": 60.0,
     }
+
+
+def test_a_timed_move_writes_when_its_version_began_to_wait_in_its_own_append(
+    tmp_path: Path,
+) -> None:
+    """Each command of a timed game stores the moment its new version began to wait in the same
+    append as its events: no second write of the record after a move (which would also make
+    the server's held record stale and cost a read on the next move)."""
+    now = [START]
+    with serving(tmp_path / "games.db") as served:
+        timed_by(served, now)
+        created = create(served, 60)
+        game_id, ann = created["id"], created["seats"][0]["token"]
+        writes: list[object] = []
+        real = served.store.set_metadata
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            writes.append(args[0])
+            return real(*args, **kw)
+
+        served.store.set_metadata = counted  # type: ignore[method-assign]
+        seen = served.http.get(f"/games/{game_id}", headers=bearer(ann)).json()
+        for step in range(3):
+            now[0] = START + 10 * (step + 1)
+            seen = served.http.post(
+                f"/games/{game_id}/commands",
+                json={"notation": seen["legal"][0]["notation"]},
+                headers=bearer(ann),
+            ).json()
+            if not seen["legal"]:
+                break
+        record = served.store.stream(game_id)
+        assert record.metadata["clock_started"] == {"version": seen["version"], "at": now[0]}
+        assert writes == []

@@ -44,17 +44,11 @@ from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.server.table.changes import Change, Changes, Moved, Said
 from avanti.server.table.chat import Chat
 from avanti.server.table.master import MAX_RETRIES, Tables
-from avanti.server.table.record import Table
+from avanti.server.table.record import CLOCK, CLOCK_STARTED, Table
 from avanti.store import MetadataChanged
 
 __all__ = ["CLOCK", "CLOCK_STARTED", "TICK", "Clock", "Deadline", "Started", "Timing"]
 
-CLOCK = "clock"
-"""The key of a timed game's record metadata that holds its time per move (seconds)."""
-
-CLOCK_STARTED = "clock_started"
-"""The key of a timed game's record metadata that holds when the version in play began to wait
-(``{"version": 7, "at": 1796069130.5}``)."""
 
 TICK = 1.0
 """The longest the timer sleeps before it reads the time again (seconds)."""
@@ -176,6 +170,7 @@ class Clock:
         self._changed = anyio.Event()
         self._tasks: anyio.abc.TaskGroup | None = None
         changes.hear(self.hear)
+        tables.clock_now = lambda: self.now()  # the appends of moves stamp with this clock
 
     def start(self, tasks: anyio.abc.TaskGroup) -> None:
         """Run the timer in ``tasks`` (the server's lifespan task group)."""

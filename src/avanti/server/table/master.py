@@ -54,7 +54,15 @@ from avanti.server.table.lobby import (
     summary_of,
     table_expired,
 )
-from avanti.server.table.record import BadToken, Seat, Table, new_token, token_hash
+from avanti.server.table.record import (
+    CLOCK,
+    CLOCK_STARTED,
+    BadToken,
+    Seat,
+    Table,
+    new_token,
+    token_hash,
+)
 from avanti.store import (
     CommandIdReused,
     Executed,
@@ -173,6 +181,9 @@ class Tables:
         self.now: Callable[[], float] = time.time
         """The clock (Unix time) the lobby and the open tables' closing read; a test sets
         another."""
+        self.clock_now: Callable[[], float] = time.time
+        """The clock (Unix time) of the timed games' moves: the append of a command of a timed
+        game writes when its new version began to wait (the server's clock sets its own)."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -235,6 +246,16 @@ class Tables:
         """
         by_token = seat is None
         chosen: list[int] = []
+        timed: list[bool] = []
+
+        def summarize(after: AnyGame) -> dict[str, JSONValue]:
+            """The lobby's summary, and for a timed game when its new version began to wait
+            (in the same append: no second write, and a restart finds it)."""
+            summary = dict(summary_of(after))
+            if timed and timed[-1] and not after.is_over:
+                summary[CLOCK_STARTED] = {"version": after.version, "at": self.clock_now()}
+            return summary
+
         command_id = None
         if request.command_id is not None:  # each seat's ids are its own: scoped by its token
             scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
@@ -265,6 +286,7 @@ class Tables:
             if getattr(command, "seat", None) != acting:
                 raise ApiError(Refusal.FORBIDDEN, "a command must name the seat of its token")
             chosen[:] = [acting]
+            timed[:] = [CLOCK in record.metadata]
             return command
 
         try:
@@ -274,7 +296,7 @@ class Tables:
                 expected_version=request.expected_version,
                 command_id=command_id,
                 command_digest=digest,
-                summarize=summary_of,
+                summarize=summarize,
             )
         except UnknownStream:
             raise unknown_game() from None
@@ -365,7 +387,9 @@ class Tables:
             "client": client,
         }
         if request.seconds_per_move is not None:
-            metadata["clock"] = request.seconds_per_move
+            metadata[CLOCK] = request.seconds_per_move
+            if not started.is_over:  # its first version begins to wait now
+                metadata[CLOCK_STARTED] = {"version": started.version, "at": self.clock_now()}
         while True:
             new_id = self.new_id()
             try:

@@ -25,7 +25,23 @@ from attrs import evolve, frozen
 
 from avanti.core.codec import JSONValue
 
-__all__ = ["TOKEN_BYTES", "BadToken", "Seat", "Table", "new_token", "token_hash"]
+__all__ = [
+    "CLOCK",
+    "CLOCK_STARTED",
+    "TOKEN_BYTES",
+    "BadToken",
+    "Seat",
+    "Table",
+    "new_token",
+    "token_hash",
+]
+
+CLOCK = "clock"
+"""The key of a timed game's record metadata that holds its time per move (seconds)."""
+
+CLOCK_STARTED = "clock_started"
+"""The key of a timed game's record metadata that holds when the version in play began to wait
+(``{"version": 7, "at": 1796069130.5}``): written by the append that made that version."""
 
 TOKEN_BYTES = 24
 """Random bytes in a seat token (192 bits; the text is 32 URL-safe characters)."""
