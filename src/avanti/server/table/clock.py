@@ -43,9 +43,9 @@ from avanti.server.protocol.requests import CommandRequest
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.server.table.changes import Change, Changes, Moved, Said
 from avanti.server.table.chat import Chat
-from avanti.server.table.master import MAX_RETRIES, Tables
+from avanti.server.table.master import Tables
 from avanti.server.table.record import CLOCK, CLOCK_STARTED, Table
-from avanti.store import MetadataChanged
+from avanti.store import StoredStream
 
 __all__ = ["CLOCK", "CLOCK_STARTED", "TICK", "Clock", "Deadline", "Started", "Timing"]
 
@@ -275,22 +275,21 @@ class Clock:
     def _write(self, game_id: str, started: Started) -> Started:
         """In a worker thread: the moment the record keeps for ``started.version`` (written
         now if it keeps none)."""
-        events = self._tables.games.events
-        for _ in range(MAX_RETRIES):
-            record = events.stream(game_id)
+        found = [started]
+
+        def change(record: StoredStream) -> Mapping[str, JSONValue] | None:
             timing = Timing.from_metadata(record.metadata)
             kept = None if timing is None else timing.started
             if kept is not None and kept.version >= started.version:
-                return kept
+                found[:] = [kept]
+                return None
             if timing is None or record.version > started.version:
-                return started  # no clock any more, or the game moved on: nothing to keep
-            metadata = {**record.metadata, **started.to_metadata()}
-            try:
-                events.set_metadata(game_id, metadata, expected=record.metadata)
-            except MetadataChanged:  # pragma: no cover - a hand-over meanwhile
-                continue
-            return started
-        return started  # pragma: no cover - a storm of changes: kept in this process only
+                return None  # no clock any more, or the game moved on: nothing to keep
+            found[:] = [started]
+            return started.to_metadata()
+
+        self._tables.change_record(game_id, change)
+        return found[0]
 
     async def _time_out(self, game_id: str, deadline: Deadline) -> None:
         """The move of a seat whose time ran out, by the random bot, and the chat told: with

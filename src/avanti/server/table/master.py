@@ -25,7 +25,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from attrs import frozen
@@ -398,25 +398,53 @@ class Tables:
                 continue
             return Created(new_id, started, table, tokens)
 
+    def change_record(
+        self,
+        game: str,
+        change: Callable[[StoredStream], Mapping[str, JSONValue] | None],
+        what: str = "the game's record",
+    ) -> StoredStream:
+        """Change a game's stored record by compare and set, the one way every part of the
+        table core changes one: ``change(record)`` is given the record as read and returns the
+        keys to set (``None``: nothing to change; it may raise a refusal), and they are set only
+        if nobody changed the record meanwhile, else it is read and changed again (409
+        ``conflict`` after :data:`MAX_RETRIES` races); the record as it is then. 404 for an
+        unknown game."""
+        events = self.games.events
+        for _ in range(MAX_RETRIES):
+            try:
+                record = events.stream(game_id(game))
+            except UnknownStream:
+                raise unknown_game() from None
+            update = change(record)
+            if update is None:
+                return record
+            metadata = {**record.metadata, **update}
+            try:
+                return events.set_metadata(record.stream, metadata, expected=record.metadata)
+            except MetadataChanged:  # pragma: no cover - a race with another writer
+                continue
+        raise ApiError(  # pragma: no cover - a storm of changes
+            Refusal.CONFLICT, f"{what} keeps changing: try again"
+        )
+
     def hand_over(self, game: str, token: str | None, seat: str, kind: str | None) -> int:
         """Hand the token's seat to a bot of ``kind`` (``None``: back to its person); the seat.
 
         Only over the metadata just read: a seat handed over meanwhile stays so.
         """
-        for _ in range(MAX_RETRIES):
-            record, table = self.record(game)
-            found = self.seat_of(table, token)
-            if found is None or table is None or seat != str(found):
+        found: list[int] = []
+
+        def change(record: StoredStream) -> Mapping[str, JSONValue]:
+            table = Table.from_metadata(record.metadata)
+            seat_of = self.seat_of(table, token)
+            if seat_of is None or table is None or seat != str(seat_of):
                 raise ApiError(Refusal.FORBIDDEN, "only a seat's own token hands it to a bot")
-            metadata = {**record.metadata, **table.with_bot(found, kind).to_metadata()}
-            try:
-                self.games.events.set_metadata(record.stream, metadata, expected=record.metadata)
-            except MetadataChanged:  # pragma: no cover - a race with another hand-over
-                continue
-            return found
-        raise ApiError(  # pragma: no cover - a storm of hand-overs
-            Refusal.CONFLICT, "the game's seats keep changing: try again"
-        )
+            found[:] = [seat_of]
+            return table.with_bot(seat_of, kind).to_metadata()
+
+        self.change_record(game, change, "the game's seats")
+        return found[0]
 
     # -- the lobby -----------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from avanti.core.codec import JSONValue
 __all__ = [
     "CLOCK",
     "CLOCK_STARTED",
+    "REMATCH",
     "TOKEN_BYTES",
     "BadToken",
     "Seat",
@@ -38,6 +39,9 @@ __all__ = [
 
 CLOCK = "clock"
 """The key of a timed game's record metadata that holds its time per move (seconds)."""
+
+REMATCH = "rematch"
+"""The key of a finished game's record metadata that names its rematch's game id."""
 
 CLOCK_STARTED = "clock_started"
 """The key of a timed game's record metadata that holds when the version in play began to wait

@@ -22,7 +22,7 @@ import base64
 import contextlib
 import hashlib
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from attrs import evolve
 
@@ -32,9 +32,9 @@ from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.server.table.clock import CLOCK, Timing
 from avanti.server.table.lobby import summary_of
-from avanti.server.table.master import MAX_RETRIES, Seated, Tables
-from avanti.server.table.record import Table, token_hash
-from avanti.store import MetadataChanged, StreamExists, UnknownStream
+from avanti.server.table.master import Seated, Tables
+from avanti.server.table.record import REMATCH, Table, token_hash
+from avanti.store import StoredStream, StreamExists, UnknownStream
 
 __all__ = ["Rematch", "rematch_id", "rematch_token"]
 
@@ -129,37 +129,21 @@ class Rematch:
 
     def _bind(self, game: str, seat: int, digest: str) -> None:
         """Give the rematch's ``seat`` the token hash ``digest`` (once)."""
-        events = self.tables.games.events
-        for _ in range(MAX_RETRIES):
-            record, table = self.tables.record(game)
+
+        def change(record: StoredStream) -> Mapping[str, JSONValue] | None:
+            table = Table.from_metadata(record.metadata)
             assert table is not None
             if table.seats[seat].token_sha256 == digest:
-                return
+                return None
             seats = list(table.seats)
             seats[seat] = evolve(seats[seat], token_sha256=digest)
-            changed: dict[str, Any] = {
-                **record.metadata,
-                **Table(table.game, tuple(seats)).to_metadata(),
-            }
-            try:
-                events.set_metadata(record.stream, changed, expected=record.metadata)
-            except MetadataChanged:  # pragma: no cover - another seat bound meanwhile
-                continue
-            return
-        raise ApiError(  # pragma: no cover - a storm of seats
-            Refusal.CONFLICT, "the rematch's seats keep changing: try again"
-        )
+            return Table(table.game, tuple(seats)).to_metadata()
+
+        self.tables.change_record(game, change, "the rematch's seats")
 
     def _note(self, game: str, new_id: str) -> None:
         """Write the rematch's id into the old game's record (once)."""
-        events = self.tables.games.events
-        for _ in range(MAX_RETRIES):
-            record, _table = self.tables.record(game)
-            if record.metadata.get("rematch") == new_id:
-                return
-            changed = {**record.metadata, "rematch": new_id}
-            try:
-                events.set_metadata(record.stream, changed, expected=record.metadata)
-            except MetadataChanged:  # pragma: no cover - a hand-over meanwhile
-                continue
-            return
+        self.tables.change_record(
+            game,
+            lambda record: None if record.metadata.get(REMATCH) == new_id else {REMATCH: new_id},
+        )
