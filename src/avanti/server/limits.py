@@ -154,7 +154,7 @@ class ServerLimits:
     lab_queue: int = field(default=8, validator=_whole_at_least(0))
     """Lab jobs one process holds waiting for a worker, whoever asked (0: none waits); a job
     beyond them is refused at once (503 ``busy``)."""
-    lab_jobs_per_client: int = field(default=1, validator=_whole_at_least(1))
+    lab_jobs_per_client: int = field(default=2, validator=_whole_at_least(1))
     """Lab jobs one client address may have running or waiting at once; another is refused at
     once (429 ``rate-limited``). Behind a proxy every client has the proxy's address: raise it
     there."""

@@ -462,7 +462,29 @@ function keep(answer) {
   $("download").href = URL.createObjectURL(new Blob([answer.test || ""], {type: "text/x-python"}));
 }
 
+let playing = false;
+let playAgain = false;
+
+// One question at a time (the server works on one lab job per address at once): a change made
+// while an answer is on its way is asked for once that answer is in, with the form as it is then.
 async function play() {
+  if (playing) {
+    playAgain = true;
+    return;
+  }
+  playing = true;
+  try {
+    await playOnce();
+  } finally {
+    playing = false;
+    if (playAgain) {
+      playAgain = false;
+      play();
+    }
+  }
+}
+
+async function playOnce() {
   const error = $("case-error");
   error.hidden = true;
   let kase;
