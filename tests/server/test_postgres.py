@@ -10,6 +10,7 @@ checked against the stored game. The session's private PostgreSQL cluster comes 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import urllib.parse
@@ -49,12 +50,13 @@ def database(postgres_cluster: Cluster) -> str:
     return uri(postgres_cluster.dsn_for(name))
 
 
-@pytest.fixture
-def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    """Two ``avanti serve`` processes on the database."""
-    first = ServeProcess(database, tmp_path, "first")
+@contextlib.contextmanager
+def started_two(database: str, folder: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two ``avanti serve`` processes on ``database`` (a URI or an SQLite file), killed on
+    exit."""
+    first = ServeProcess(database, folder, "first")
     try:
-        second = ServeProcess(database, tmp_path, "second")
+        second = ServeProcess(database, folder, "second")
     except BaseException:
         first.kill()
         raise
@@ -63,6 +65,13 @@ def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, S
     finally:
         first.kill()
         second.kill()
+
+
+@pytest.fixture
+def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two ``avanti serve`` processes on the database."""
+    with started_two(database, tmp_path) as both:
+        yield both
 
 
 def test_a_command_accepted_by_one_server_is_pushed_by_the_other(
@@ -81,22 +90,13 @@ def test_two_servers_on_one_sqlite_file_take_alternating_commands(tmp_path: Path
     version it holds is stale) and decided again on the game read anew, so nothing is lost,
     duplicated or out of order, and each process's sockets see every event."""
     database = str(tmp_path / "games.db")
-    first = ServeProcess(database, tmp_path, "first")
-    try:
-        second = ServeProcess(database, tmp_path, "second")
-    except BaseException:
-        first.kill()
-        raise
-    try:
 
-        def load(game_id: str) -> Any:
-            with SQLiteEventStore(database) as store:
-                return GameStore(store).load(game_id, verify=True)
+    def load(game_id: str) -> Any:
+        with SQLiteEventStore(database) as store:
+            return GameStore(store).load(game_id, verify=True)
 
+    with started_two(database, tmp_path) as (first, second):
         play_across(first, second, load)
-    finally:
-        first.kill()
-        second.kill()
 
 
 def play_across(first: ServeProcess, second: ServeProcess, load: Callable[[str], Any]) -> None:
