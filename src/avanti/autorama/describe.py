@@ -80,9 +80,18 @@ def describe(event: Event, setup: Setup | PublicSetup, *, seat: int | None = Non
     line = _LINES[type(event)](event, names)
     if line.startswith("you "):
         line = "Y" + line[1:]
-    return line.replace("you kept their", "you kept your").replace(
-        "You kept their", "You kept your"
-    )
+    for third, second in _SECOND_PERSON:  # "you bid first", not "you bids first"
+        line = line.replace(third, second)
+    return line
+
+
+_SECOND_PERSON = (
+    ("you kept their", "you kept your"),
+    ("You kept their", "You kept your"),
+    ("; you bids first.", "; you bid first."),
+    ("; you plays first.", "; you play first."),
+)
+"""The words of a line that change when it speaks to its own seat, as they read then."""
 
 
 def narrate(
