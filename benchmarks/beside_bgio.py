@@ -127,6 +127,16 @@ def installed(source: Path, cache: Path, name: str, files: Sequence[str]) -> Pat
     return folder
 
 
+def stop(server: subprocess.Popen[Any]) -> None:
+    """Stop a server as SIGTERM asks, killing it when it has not stopped within 10 s."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def prepare(anchor: Path, cache: Path) -> Path:
     """The anchor copied into the cache with its packages installed (``npm ci``, once)."""
     if not (anchor / "load.js").is_file() or not (anchor / "package-lock.json").is_file():
@@ -190,12 +200,7 @@ def run_bgio(folder: Path, plan: serverload.Plan, out: Path) -> dict[str, Any]:
                 timeout=plan.warmup + plan.seconds + 120,
             )
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server)
     found: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     moves = found["acceptedMoves"]
     return {
@@ -363,12 +368,7 @@ def run_floor(folder: Path, seconds: float) -> dict[str, Any]:
             with connect(f"ws://127.0.0.1:{port}/stats") as stats:
                 commands = int(stats.recv())
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server)
     found = json.loads(done.stdout.strip().splitlines()[-1])
     cpu = None if before is None or after is None else after - before
     return {
