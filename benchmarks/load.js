@@ -21,8 +21,9 @@
 //     {"token": ..., "after": 0}. It acts on `update` messages only: on every update with legal
 //     commands at a version it has not answered, it sends one at once, chosen at random, as
 //     {"type": "command", "command": ..., "expected_version": v}. It never waits for the answer
-//     (a socket's commands are answered in order, with a `result` or an `error`; the client
-//     notes which were accepted). A refused command other than a stale one (409
+//     (a socket's commands are answered in order: a stored one in the `results` of the seat's
+//     next update, or by a bare `result`, a refused one by an `error`; the client notes which
+//     were accepted). A refused command other than a stale one (409
 //     version-conflict) lets the seat choose again at the same version; five in a row and it
 //     gives up. A seat never sends faster than the server's default rate per connection allows
 //     (9 a second, 18 at once, under its 10 and 20): it waits first, inside the latency.
@@ -316,11 +317,9 @@ class Seat {
       }
       this.latest = message;
       fresh = true;
+      for (const answer of message.results || []) this.answered(answer, t); // the mover's
     } else if (kind === 'result') {
-      if (this.outstanding.length > 0) {
-        acked.push({ seat: this, version: message.version, sent: this.outstanding.shift(), answered: t });
-        this.failures = 0;
-      }
+      this.answered(message, t);
     } else if (kind === 'error') {
       if (this.outstanding.length > 0) this.outstanding.shift();
       const error = (message.error && message.error.kind) || 'unknown-error';
@@ -340,6 +339,14 @@ class Seat {
       if (t < winEnd) this.act(t);
     }
     this.check(t);
+  }
+
+  // A stored command's answer (in the `results` of the seat's update, or a bare `result`).
+  answered(answer, t) {
+    if (this.outstanding.length > 0) {
+      acked.push({ seat: this, version: answer.version, sent: this.outstanding.shift(), answered: t });
+      this.failures = 0;
+    }
   }
 
   act(t) {

@@ -519,11 +519,11 @@ class Seat:
             self.log.updates.append((version, arrived))
             self.log.version = version
             self.latest = message
+            for answer in message.get("results", ()):  # the mover's, carried by its update
+                self._answered(answer, arrived)
             return True
-        if kind == "result" and self.outstanding:
-            sent = self.outstanding.popleft()
-            self.run.acked.append(Acked(self.log, message["version"], sent, arrived))
-            self.failures = 0
+        if kind == "result":
+            self._answered(message, arrived)
         elif kind == "error":
             if self.outstanding:
                 self.outstanding.popleft()
@@ -534,6 +534,13 @@ class Seat:
                 self.acted_at = -1  # the seat may try again at this version
                 return True
         return False
+
+    def _answered(self, answer: dict[str, Any], arrived: float) -> None:
+        """Note the answer to the oldest command not yet answered: stored at its version."""
+        if self.outstanding:
+            sent = self.outstanding.popleft()
+            self.run.acked.append(Acked(self.log, answer["version"], sent, arrived))
+            self.failures = 0
 
     def _may_act(self) -> bool:
         """Whether the latest update asks this seat for a command it has not answered."""

@@ -159,6 +159,18 @@ def receive(socket: ClientConnection) -> Any:
     return json.loads(socket.recv(timeout=PATIENCE))
 
 
+def answer(socket: ClientConnection) -> Any:
+    """The answer to the next command sent on ``socket`` (updates before it skipped): an
+    ``error``, or the stored command's answer as a ``result`` message, whether it came in the
+    ``results`` of the seat's update or on its own."""
+    while True:
+        message = receive(socket)
+        if message["type"] in ("result", "error"):
+            return message
+        if message["type"] == "update" and message.get("results"):
+            return {"type": "result", **message["results"][0]}
+
+
 class Player:
     """A client of one seat (``token``) or a spectator (``token=None``), in its own thread.
 
@@ -185,7 +197,8 @@ class Player:
         self.http_url = http_url
         self.rng = random.Random(seed)
         self.messages: list[Any] = []
-        """Every message received, in order (``update``, ``result``, ``error``)."""
+        """Every message received, in order (``update``, which carries the answers to the
+        seat's stored commands in ``results``, ``result``, ``error``)."""
         self.replies: list[tuple[int, Any, int]] = []
         """Every HTTP command reply: status, JSON, and the expected version sent."""
         self.sent: list[Any] = []
@@ -216,8 +229,12 @@ class Player:
     @property
     def answered(self) -> bool:
         """Whether every command sent on the socket has had its reply."""
-        replies = [message for message in self.messages if message["type"] != "update"]
-        return len(replies) == len(self.sent)
+        replies = sum(
+            len(message.get("results", ())) if message["type"] == "update" else 1
+            for message in self.messages
+            if message["type"] in ("update", "result", "error")
+        )
+        return replies == len(self.sent)
 
     def join(self) -> None:
         """Wait until the game is over for this player; re-raise what went wrong in it."""
@@ -336,9 +353,10 @@ def check_received(game: Any, player: Player, first_after: int = 0) -> None:
 
     Each update holds exactly the seat's events between the previous update's version (the
     version it connected with, for the first update of a connection) and its own, and the view,
-    legal commands, waiting seats and outcome at its version; each result is bare (the version
-    after the command: its events come in the update every seat gets, the mover too). Together
-    the updates hold every event of ``events_for(seat)`` and nothing else.
+    legal commands, waiting seats and outcome at its version; each answer to a stored command
+    (in the ``results`` of the mover's update, or a bare ``result``) is the version after the
+    command, no newer than the update carrying it: its events come in the update every seat
+    gets. Together the updates hold every event of ``events_for(seat)`` and nothing else.
     """
     expected = Expected(game, player.seat)
     whole = {item["position"]: item["event"] for item in expected.events(game.version, 0)}
@@ -358,6 +376,10 @@ def check_received(game: Any, player: Player, first_after: int = 0) -> None:
             assert version > sent_command["expected_version"]
             continue
         assert message["type"] == "update"
+        for answer in message.get("results", ()):  # the mover's answers, in the order sent
+            assert set(answer) <= {"version", "command_id"}
+            sent_command = next(sent)
+            assert sent_command["expected_version"] < answer["version"] <= version
         assert version >= after
         assert message["events"] == expected.events(version, after), (player.seat, version)
         assert message["waiting"] == list(expected.at(version).waiting)

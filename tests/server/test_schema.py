@@ -776,9 +776,10 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
             if update["legal"]:
                 choice = update["legal"][0]["command"]
                 socket.send(json.dumps({"type": "command", "command": choice}))
-                while (message := json.loads(socket.recv(timeout=PATIENCE)))["type"] != "result":
+                while not (message := json.loads(socket.recv(timeout=PATIENCE))).get("results"):
                     replies.check("StreamUpdate", message)
-                replies.check("StreamResult", message)
+                replies.check("StreamUpdate", message)  # the mover's, with the answer
+                replies.check("StreamAnswer", message["results"][0])
         with open_socket(served.ws_url(created["id"]), "not-a-token") as socket:
             replies.check("StreamError", json.loads(socket.recv(timeout=PATIENCE)))
         now = served.http.get(path).json()["version"]

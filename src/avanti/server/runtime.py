@@ -115,12 +115,9 @@ class Server:
         seat: int | None = None,
         rate: bool = False,
     ) -> Acted:
-        """A seat's command (:meth:`~avanti.server.table.master.Tables.act`, in a worker thread),
-        announced once stored (not when it repeats a command stored before)."""
-        act = functools.partial(
-            self.tables.act, game_id, request, token=token, seat=seat, rate=rate
-        )
-        acted = await to_thread.run_sync(act)
+        """A seat's command (:meth:`~avanti.server.table.master.Tables.act_soon`), announced
+        once stored (not when it repeats a command stored before)."""
+        acted = await self.tables.act_soon(game_id, request, token=token, seat=seat, rate=rate)
         if not acted.executed.repeated:
             self.acted(game_id, acted)
         return acted

@@ -11,9 +11,11 @@ processes.
 from __future__ import annotations
 
 import abc
+import concurrent.futures
 import json
 import math
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Self
@@ -23,7 +25,15 @@ from attrs import frozen
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError, InvalidArgument
 
+_POOL_LOCK = threading.Lock()
+_POOL: concurrent.futures.ThreadPoolExecutor | None = None  # EventStore.append_soon's, made once
+
+APPEND_THREADS = 8
+"""How many worker threads run the appends of :meth:`EventStore.append_soon` for the stores that
+have no writer of their own (all the stores of a process share them)."""
+
 __all__ = [
+    "APPEND_THREADS",
     "FORMAT_NAME",
     "MAX_APPEND_BYTES",
     "MAX_APPEND_EVENTS",
@@ -255,6 +265,61 @@ class EventStore(abc.ABC):
         return self._append(
             stream, events, texts, expected_version, command_id, command_digest, update, known
         )
+
+    def append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
+    ) -> concurrent.futures.Future[int]:
+        """:meth:`append`, begun now and answered later: a future that holds the new version,
+        or the refusal :meth:`append` would raise, once the append is durable.
+
+        For a caller that must not wait for a disk, such as an event loop (it awaits the future
+        with :func:`asyncio.wrap_future`). The arguments are checked at once (a bad one raises
+        here). A store that commits in a writer thread of its own (SQLite) queues the append
+        there, where many appends share one commit; one in memory answers at once; any other
+        runs :meth:`append` in a pool of :data:`APPEND_THREADS` worker threads. Appends of one
+        stream begun before the one before is answered may be committed in either order (the
+        version check refuses the second): await each before the next.
+        """
+        check_stream_name(stream)
+        texts = check_append(events, expected_version)
+        check_command_id(command_id)
+        check_command_digest(command_digest)
+        update = check_metadata_update(metadata_update)
+        known = check_expected_metadata(expected_metadata)
+        return self._append_soon(
+            stream, events, texts, expected_version, command_id, command_digest, update, known
+        )
+
+    def _append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None,
+    ) -> concurrent.futures.Future[int]:
+        """The hook of :meth:`append_soon`, its arguments checked: by default :meth:`_append`
+        in a worker thread of a pool the stores of the process share."""
+        global _POOL
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = concurrent.futures.ThreadPoolExecutor(APPEND_THREADS, "avanti-append")
+            pool = _POOL
+        future: concurrent.futures.Future[int] = pool.submit(
+            self._append, stream, events, texts, expected, command_id, digest, update, known
+        )
+        return future
 
     def command_version(self, stream: str, command_id: str) -> int | None:
         """The version right after the append that carried ``command_id`` in this stream, or

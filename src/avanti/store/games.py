@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import functools
 import hashlib
 import json
 import threading
@@ -133,6 +135,7 @@ class GameStore:
         self._held: dict[str, StoredStream] = {}  # the records of cached games, with hold
         # with hold, the commands of one game are decided one at a time (a lock per stripe)
         self._stripes = tuple(threading.Lock() for _ in range(STRIPES))
+        self._turns: dict[str, _Turn] = {}  # run_soon's: the commands of a game, one at a time
 
     def create(
         self,
@@ -238,6 +241,132 @@ class GameStore:
                 )
         return self._run(game_id, choose, expected_version, command_id, command_digest, summarize)
 
+    async def run_soon(
+        self,
+        game_id: str,
+        choose: Callable[[StoredStream, AnyGame], Any],
+        *,
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None = None,
+    ) -> Executed:
+        """:meth:`run` for a caller on an asyncio event loop, such as a game server.
+
+        With ``hold``, a command on a held game is decided on the loop itself (the rules take
+        far less than a read) and only its append is waited for, as the store's
+        :meth:`~avanti.store.base.EventStore.append_soon` answers it (SQLite's writer commits
+        the appends of many games at once): no read and no worker thread. The commands of one
+        game are decided one at a time, in the order they came, each on the game the one before
+        left. Everything else (a game not held yet, a refusal or a version conflict to look
+        into with a fresh read, a store without ``hold``) is :meth:`run` in a worker thread.
+        ``choose`` may raise :class:`~avanti.core.errors.VersionConflict` to refuse a command
+        decided at a version older than the held game's: the store's version is never older
+        than that, so the refusal needs no read.
+        """
+        check_stream_name(game_id)
+        check_command_id(command_id)
+        run = functools.partial(
+            self.run,
+            game_id,
+            choose,
+            expected_version=expected_version,
+            command_id=command_id,
+            command_digest=command_digest,
+            summarize=summarize,
+        )
+        if not self._hold:
+            return await asyncio.to_thread(run)
+        turn = self._turns.get(game_id)
+        if turn is None:
+            turn = self._turns[game_id] = _Turn()
+        turn.waiting += 1
+        try:
+            async with turn.lock:
+                return await self._run_soon(
+                    game_id, choose, expected_version, command_id, command_digest, summarize, run
+                )
+        finally:
+            turn.waiting -= 1
+            if not turn.waiting:
+                del self._turns[game_id]
+
+    async def _run_soon(
+        self,
+        game_id: str,
+        choose: Callable[[StoredStream, AnyGame], Any],
+        expected_version: int | None,
+        command_id: str | None,
+        command_digest: str | None,
+        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
+        run: Callable[[], Executed],
+    ) -> Executed:
+        """:meth:`run_soon`, in the game's turn."""
+        held = self._held_record(game_id)
+        if held is None or (expected_version is not None and expected_version != held[1].version):
+            return await asyncio.to_thread(run)  # a read decides (or finds a retry)
+        record, game, stored = held
+        try:
+            command = choose(record, game)
+        except VersionConflict:
+            if command_id is not None:  # whether it is a retry is the store's to say
+                return await asyncio.to_thread(run)
+            raise
+        except Exception:  # refused on what this object holds: read it first
+            return await asyncio.to_thread(run)
+        try:
+            after = game.execute(command)
+        except IllegalCommand:
+            return await asyncio.to_thread(run)
+        new, update = self._written(game, after, stored, summarize)
+        try:
+            version = await asyncio.wrap_future(
+                self.events.append_soon(
+                    game_id,
+                    new,
+                    stored,
+                    command_id=command_id,
+                    command_digest=None
+                    if command_id is None
+                    else command_digest or _digest(game, command),
+                    metadata_update=update,
+                    expected_metadata=record.metadata,
+                )
+            )
+        except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
+            self._unhold(game_id)
+            return await asyncio.to_thread(run)
+        if version != stored + len(new):  # the same command id got there first
+            return await asyncio.to_thread(self._earlier, game_id, record, version)
+        metadata = record.metadata if update is None else {**record.metadata, **update}
+        record = attrs.evolve(record, version=version, metadata=metadata)
+        self._remember(game_id, after, version, record)
+        return Executed(game=after, record=record, before=stored, repeated=False)
+
+    @staticmethod
+    def _written(
+        game: AnyGame,
+        after: AnyGame,
+        stored: int,
+        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
+    ) -> tuple[list[JSONValue], dict[str, JSONValue] | None]:
+        """What the append of a command writes: its events (from the ``stored``-th on) as
+        data, and the record's keys it sets (the outcome of a game it ends, the summary)."""
+        event_data = type(game).rules.codec.event_to_data
+        new = [event_data(event) for event in after.events[stored:]]
+        update: dict[str, JSONValue] | None = None
+        outcome = after.outcome
+        if outcome is not None and game.outcome is None:
+            update = {
+                "outcome": {
+                    "winners": list(outcome.winners),
+                    "returns": list(outcome.returns),
+                }
+            }
+        if summarize is not None:
+            update = {**(update or {}), **summarize(after)}
+        return new, update
+
     def _run(
         self,
         game_id: str,
@@ -294,19 +423,7 @@ class GameStore:
                     if earlier is not None:
                         return earlier
                 raise
-            event_data = type(game).rules.codec.event_to_data
-            new = [event_data(event) for event in after.events[stored:]]
-            update: dict[str, JSONValue] | None = None
-            outcome = after.outcome
-            if outcome is not None and game.outcome is None:
-                update = {
-                    "outcome": {
-                        "winners": list(outcome.winners),
-                        "returns": list(outcome.returns),
-                    }
-                }
-            if summarize is not None:
-                update = {**(update or {}), **summarize(after)}
+            new, update = self._written(game, after, stored, summarize)
             try:
                 version = self.events.append(
                     game_id,
@@ -603,6 +720,16 @@ class GameStore:
             while len(self._cache) > self._cache_size:
                 evicted, _ = self._cache.popitem(last=False)
                 self._held.pop(evicted, None)
+
+
+class _Turn:
+    """The commands of one game waiting for :meth:`GameStore.run_soon` (on one event loop)."""
+
+    __slots__ = ("lock", "waiting")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
 
 
 def _whole_commands(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import threading
 import time
@@ -77,6 +78,27 @@ class MemoryEventStore(EventStore):
             record = _Stream(format, format_version, setup, metadata, time.time())
             self._kept[stream] = record
             return self._record(stream, record)
+
+    def _append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None,
+    ) -> concurrent.futures.Future[int]:
+        """Append at once (memory waits for no disk): a future already answered."""
+        future: concurrent.futures.Future[int] = concurrent.futures.Future()
+        try:
+            future.set_result(
+                self._append(stream, events, texts, expected, command_id, digest, update, known)
+            )
+        except Exception as error:
+            future.set_exception(error)
+        return future
 
     def _append(
         self,

@@ -331,6 +331,22 @@ class SQLiteEventStore(EventStore):
         known: dict[str, JSONValue] | None = None,
     ) -> int:
         """Hand the append to the writer thread and wait for its answer (after the commit)."""
+        return self._append_soon(
+            stream, events, texts, expected, command_id, digest, update, known
+        ).result()
+
+    def _append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None,
+    ) -> Future[int]:
+        """Queue the append for the writer thread; its future is answered after the commit."""
         rows = [
             (stream, expected + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
@@ -351,7 +367,7 @@ class SQLiteEventStore(EventStore):
                 )
                 self._writer.start()
             self._requests.put(request)
-        return request.future.result()
+        return request.future
 
     # -- the writer thread: group commit -------------------------------------------------------
 

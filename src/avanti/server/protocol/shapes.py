@@ -87,11 +87,13 @@ def game_protocol(game: str) -> dict[str, JSONValue]:
                 "waiting": {"type": "array", "items": _SEAT},
                 "outcome": _nullable(own("Outcome")),
                 "table": _ref("SeatTable"),
+                "results": {"type": "array", "items": _ref("StreamAnswer"), "minItems": 1},
             },
             ("type", "version", "events", "legal", "view", "waiting", "outcome"),
             description="Sent at once after the first message (the events after its "
             "`after`), then after every change to the game, to every connection (the mover's "
-            "too); with `table` when the first message asked for it.",
+            "too); with `table` when the first message asked for it. The mover's update "
+            "carries the answers to its stored commands in `results`: one message per change.",
         ),
     }
 
@@ -325,12 +327,18 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             description="Keeps a quiet WebSocket open; answered with a StreamPong.",
         ),
         "StreamUpdate": _any_game("StreamUpdate", names, "An update of the seat's game."),
+        "StreamAnswer": _obj(
+            {"version": _VERSION, "command_id": _STRING},
+            ("version",),
+            description="The answer to a StreamCommand that was stored: the game's version "
+            "after it (and the command's id, if it had one).",
+        ),
         "StreamResult": _obj(
             {"type": {"const": "result"}, "version": _VERSION, "command_id": _STRING},
             ("type", "version"),
-            description="The reply to a StreamCommand: the game's version after it (and the "
-            "command's id, if it had one). The command's events arrive in the StreamUpdate "
-            "every seat is sent.",
+            description="The answer to a StreamCommand on its own, when no update carries it "
+            "(the retry of a command stored before): the game's version after it (and the "
+            "command's id, if it had one).",
         ),
         "StreamError": _obj(
             {"type": {"const": "error"}, "status": {"type": "integer"}, "error": error_fields},

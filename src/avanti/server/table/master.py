@@ -21,10 +21,13 @@ may read); a transport turns them into its own messages.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -74,6 +77,12 @@ from avanti.store import (
 )
 
 __all__ = ["Acted", "Created", "Seated", "Tables"]
+
+NOTED_GAMES = 1_024
+"""How many games :meth:`Tables.note` keeps recent versions of."""
+
+NOTED_VERSIONS = 8
+"""How many recent versions of a game :meth:`Tables.note` keeps."""
 
 MAX_RETRIES = 8
 """How often a hand-over is tried again when another writer changed the seats meanwhile."""
@@ -150,6 +159,90 @@ class Created:
     """Each seat's token by seat; ``None`` for a seat a bot plays from the start."""
 
 
+class _Command:
+    """A seat's command request on its way to the store: how it is decided on the game as
+    loaded (:meth:`choose`) and stored (:attr:`stored`)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        game: str,
+        request: CommandRequest,
+        token: str | None,
+        seat: int | None,
+        rate: bool,
+    ) -> None:
+        self.tables = tables
+        self.game = game
+        self.request = request
+        self.token = token
+        self.seat = seat
+        self.rate = rate
+        self.command_id: str | None = None
+        if request.command_id is not None:  # each seat's ids are its own: scoped by its token
+            scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
+            self.command_id = f"{scope}:{request.command_id}"
+        self.digest = request.digest()
+        self.chosen = -1
+        """The seat that acted, once decided."""
+        self.timed = False
+        self.allowed: dict[int, bool] = {}  # a command is rated once, however often decided
+        self.stored: dict[str, Any] = {
+            "command_id": self.command_id,
+            "command_digest": self.digest,
+            "summarize": self.summarize,
+        }
+        """The store's arguments besides the game and :meth:`choose`."""
+
+    def summarize(self, after: AnyGame) -> dict[str, JSONValue]:
+        """The lobby's summary, and for a timed game when its new version began to wait (in
+        the same append: no second write, and a restart finds it)."""
+        summary = dict(summary_of(after))
+        if self.timed and not after.is_over:
+            summary[CLOCK_STARTED] = {"version": after.version, "at": self.tables.clock_now()}
+        return summary
+
+    def choose(self, record: StoredStream, loaded: AnyGame) -> Any:
+        """The command, decided on the game as loaded with its record; a refusal raises."""
+        tables, request = self.tables, self.request
+        table = tables.table_of(record)
+        acting = tables.seat_of(table, self.token) if self.seat is None else self.seat
+        if request.bot:
+            if table is None or acting is None or table.bot(acting) is None:
+                raise ApiError(Refusal.CONFLICT, "the seat is no bot's any more")
+        else:
+            acting = tables.check_acting(table, acting)
+        assert acting is not None
+        if self.rate:
+            if acting not in self.allowed:
+                self.allowed[acting] = tables.allow(self.game, acting)
+            if not self.allowed[acting]:
+                log(
+                    logging.WARNING,
+                    "limit",
+                    limit="commands_per_second",
+                    game=self.game,
+                    seat=acting,
+                )
+                raise ApiError(
+                    Refusal.RATE_LIMITED,
+                    f"at most {tables.limits.commands_per_second:g} commands a second from one "
+                    "seat",
+                )
+        expected = request.expected_version
+        if expected is not None and expected != loaded.version:
+            if expected > loaded.version:  # newer than what is held: read it again
+                raise conflict(expected, loaded.version)
+            if not tables.catching_up(self.game, loaded, acting, expected):
+                raise VersionConflict(expected, loaded.version)
+        command = decode(loaded, acting, request)
+        if getattr(command, "seat", None) != acting:
+            raise ApiError(Refusal.FORBIDDEN, "a command must name the seat of its token")
+        self.chosen = acting
+        self.timed = CLOCK in record.metadata
+        return command
+
+
 def info_of(name: str) -> catalog.GameInfo:
     """The catalog entry of a stored game's name or document format."""
     for info in catalog.GAMES.values():
@@ -181,11 +274,27 @@ class Tables:
         self.now: Callable[[], float] = time.time
         """The clock (Unix time) the lobby and the open tables' closing read; a test sets
         another."""
+        self._noted: OrderedDict[str, dict[int, AnyGame]] = OrderedDict()
+        self._tables: OrderedDict[str, tuple[object, Table | None]] = OrderedDict()
         self.clock_now: Callable[[], float] = time.time
         """The clock (Unix time) of the timed games' moves: the append of a command of a timed
         game writes when its new version began to wait (the server's clock sets its own)."""
 
     # -- reading -------------------------------------------------------------------------------
+
+    def table_of(self, record: StoredStream) -> Table | None:
+        """The seats a record holds, read once for each version of its metadata."""
+        with self.lock:
+            known = self._tables.get(record.stream)
+        if known is not None and known[0] is record.metadata:
+            return known[1]
+        table = Table.from_metadata(record.metadata)
+        with self.lock:
+            self._tables[record.stream] = (record.metadata, table)
+            self._tables.move_to_end(record.stream)
+            if len(self._tables) > NOTED_GAMES:
+                self._tables.popitem(last=False)
+        return table
 
     def record(self, game: str) -> tuple[StoredStream, Table | None]:
         """A game's record and seats; 404 for an unknown game."""
@@ -202,6 +311,7 @@ class Tables:
             loaded = self.games.load(record.stream)
         except UnknownStream:  # pragma: no cover - deleted between the two reads
             raise unknown_game() from None
+        self.note(game, loaded)
         return Seated(record, table, loaded)
 
     @staticmethod
@@ -239,85 +349,107 @@ class Tables:
         rate: bool = False,
     ) -> Acted:
         """Execute the command of a seat, named by its ``token`` (HTTP) or by its ``seat`` (a
-        socket bound to it, or a bot of the server with ``request.bot``).
+        socket bound to it, or a bot of the server with ``request.bot``), blocking: from a
+        worker thread (the server itself calls :meth:`act_soon`).
 
         The record, the game and the seat are read once, in the store's one load; a seat handed
-        to a bot meanwhile may not act (403). ``rate`` applies the per-seat command rate.
+        to a bot meanwhile may not act (403). ``rate`` applies the per-seat command rate. A
+        command sent at an older version than the game's is decided as
+        :meth:`catching_up` says.
         """
-        by_token = seat is None
-        chosen: list[int] = []
-        timed: list[bool] = []
-
-        def summarize(after: AnyGame) -> dict[str, JSONValue]:
-            """The lobby's summary, and for a timed game when its new version began to wait
-            (in the same append: no second write, and a restart finds it)."""
-            summary = dict(summary_of(after))
-            if timed and timed[-1] and not after.is_over:
-                summary[CLOCK_STARTED] = {"version": after.version, "at": self.clock_now()}
-            return summary
-
-        command_id = None
-        if request.command_id is not None:  # each seat's ids are its own: scoped by its token
-            scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
-            command_id = f"{scope}:{request.command_id}"
-        digest = request.digest()
-        allowed: dict[int, bool] = {}
-
-        def choose(record: StoredStream, loaded: AnyGame) -> Any:
-            table = Table.from_metadata(record.metadata)
-            acting = self.seat_of(table, token) if by_token else seat
-            if request.bot:
-                if table is None or acting is None or table.bot(acting) is None:
-                    raise ApiError(Refusal.CONFLICT, "the seat is no bot's any more")
-            else:
-                acting = self.check_acting(table, acting)
-            assert acting is not None
-            if rate and acting not in allowed:  # a command is rated once, however often
-                allowed[acting] = self._allow(game, acting)  # it is decided (a stale held game)
-            if rate and not allowed[acting]:
-                log(logging.WARNING, "limit", limit="commands_per_second", game=game, seat=acting)
-                raise ApiError(
-                    Refusal.RATE_LIMITED,
-                    f"at most {self.limits.commands_per_second:g} commands a second from one seat",
-                )
-            if request.expected_version is not None and request.expected_version != loaded.version:
-                raise conflict(request.expected_version, loaded.version)
-            command = decode(loaded, acting, request)
-            if getattr(command, "seat", None) != acting:
-                raise ApiError(Refusal.FORBIDDEN, "a command must name the seat of its token")
-            chosen[:] = [acting]
-            timed[:] = [CLOCK in record.metadata]
-            return command
-
+        command = _Command(self, game, request, token, seat, rate)
         try:
-            executed = self.games.run(
-                game_id(game),
-                choose,
-                expected_version=request.expected_version,
-                command_id=command_id,
-                command_digest=digest,
-                summarize=summarize,
-            )
-        except UnknownStream:
-            raise unknown_game() from None
-        except VersionConflict as error:
-            expected = request.expected_version
-            raise conflict(expected if expected is not None else -1, error.actual) from None
-        except IllegalCommand as error:
-            raise illegal(error) from None
-        except CommandIdReused:
-            raise reused() from None
-        except ApiError:
-            if command_id is None:
-                raise
+            executed = self.games.run(game_id(game), command.choose, **command.stored)
+        except Exception as error:
+            refused = self._refusal(error, command)
+            if command.command_id is None or not isinstance(error, ApiError | VersionConflict):
+                raise refused from None
             try:  # refused now: the retry of an acknowledged request, the game moved on since?
-                earlier = self.games.retry_of(game, command_id, digest)
+                earlier = self.games.retry_of(game, command.command_id, command.digest)
             except CommandIdReused:
                 raise reused() from None
             if earlier is None:
-                raise
-            return Acted(self._seat_of_command(earlier), earlier)
-        return Acted(chosen[0], executed)
+                raise refused from None
+            return self._acted(game, Acted(self._seat_of_command(earlier), earlier))
+        return self._acted(game, Acted(command.chosen, executed))
+
+    async def act_soon(
+        self,
+        game: str,
+        request: CommandRequest,
+        *,
+        token: str | None = None,
+        seat: int | None = None,
+        rate: bool = False,
+    ) -> Acted:
+        """:meth:`act` on the event loop: a command on a game this process holds is decided
+        there and waits only for its append to be durable
+        (:meth:`~avanti.store.GameStore.run_soon`); a read, when one is needed, is made in a
+        worker thread."""
+        command = _Command(self, game, request, token, seat, rate)
+        try:
+            executed = await self.games.run_soon(game_id(game), command.choose, **command.stored)
+        except Exception as error:
+            refused = self._refusal(error, command)
+            if command.command_id is None or not isinstance(error, ApiError | VersionConflict):
+                raise refused from None
+            retry = functools.partial(self.games.retry_of, game, command.command_id, command.digest)
+            try:  # refused now: the retry of an acknowledged request, the game moved on since?
+                earlier = await asyncio.to_thread(retry)
+            except CommandIdReused:
+                raise reused() from None
+            if earlier is None:
+                raise refused from None
+            return self._acted(game, Acted(self._seat_of_command(earlier), earlier))
+        return self._acted(game, Acted(command.chosen, executed))
+
+    @staticmethod
+    def _refusal(error: Exception, command: _Command) -> Exception:
+        """What a command's failure is answered with: the store's and the rules' refusals as
+        :class:`ApiError`, any other exception as it is."""
+        if isinstance(error, UnknownStream):
+            return unknown_game()
+        if isinstance(error, VersionConflict):
+            expected = command.request.expected_version
+            return conflict(expected if expected is not None else -1, error.actual)
+        if isinstance(error, IllegalCommand):
+            return illegal(error)
+        if isinstance(error, CommandIdReused):
+            return reused()
+        return error
+
+    def _acted(self, game: str, acted: Acted) -> Acted:
+        """Note the game a command left (a command at its version may catch up later)."""
+        self.note(game, acted.game)
+        return acted
+
+    def note(self, game: str, seen: AnyGame) -> None:
+        """Keep a version of a game as this process saw it, with the few before it, for
+        :meth:`catching_up` (at most :data:`NOTED_GAMES` games, the least recent forgotten)."""
+        with self.lock:
+            versions = self._noted.get(game)
+            if versions is None:
+                versions = self._noted[game] = {}
+                if len(self._noted) > NOTED_GAMES:
+                    self._noted.popitem(last=False)
+            else:
+                self._noted.move_to_end(game)
+            versions[seen.version] = seen
+            while len(versions) > NOTED_VERSIONS:
+                del versions[min(versions)]
+
+    def catching_up(self, game: str, now: AnyGame, seat: int, since: int) -> bool:
+        """Whether a seat's command sent at version ``since`` is decided at the game's version
+        now, ``now.version``, instead of being refused as stale: when this process saw the
+        game at ``since`` and the seat's legal commands are the same now as then. Others moved
+        meanwhile, as in a step that several seats take at once (Avanti's cards laid face down,
+        A8), and nothing the seat could choose changed: the answer depends only on what the
+        seat is shown (its legal commands then and now), never on a hidden fact."""
+        with self.lock:
+            then = self._noted.get(game, {}).get(since)
+        if then is None:
+            return False
+        return then.legal_commands(seat) == now.legal_commands(seat)
 
     @staticmethod
     def _seat_of_command(executed: Executed) -> int:
@@ -328,7 +460,8 @@ class Tables:
         seat = getattr(type(game).rules.cause(game.events[executed.before]), "seat", None)
         return seat if isinstance(seat, int) else -1
 
-    def _allow(self, game: str, seat: int) -> bool:
+    def allow(self, game: str, seat: int) -> bool:
+        """Whether a seat may send a command now (its rate), counting this one."""
         with self.lock:
             return self._seat_buckets.allow((game, seat))
 
@@ -396,6 +529,7 @@ class Tables:
                 self.games.create(new_id, started, metadata)
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
+            self.note(new_id, started)
             return Created(new_id, started, table, tokens)
 
     def change_record(

@@ -325,9 +325,12 @@ async def post_command(request: Request) -> Response:
 
     acted = await server.act(game, wanted, token=token, rate=True)
     after = acted.game
+    since = acted.since  # the events from the version the client saw (a command may catch up)
+    if wanted.expected_version is not None:
+        since = min(since, wanted.expected_version)
     reply = {
         "version": after.version,
-        "events": events_data(after, acted.seat, acted.since),
+        "events": events_data(after, acted.seat, since),
         "legal": legal_data(after, acted.seat),
         "view": view_data(after, acted.seat),
     }

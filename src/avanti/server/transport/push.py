@@ -22,18 +22,20 @@ one message (it does not read), is cut (:class:`Behind`): its session closes it.
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import logging
 import math
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 import anyio
 import anyio.abc
 from anyio import to_thread
 
 from avanti import catalog
+from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
@@ -87,11 +89,14 @@ class Behind(Exception):
 class Listener:
     """One connection's subscription to a game, for one seat (``None``: a spectator).
 
-    ``send`` sends one text message on the connection; the listener calls it under its
-    :attr:`lock`, which the connection also takes for its own replies, so messages never
-    interleave. Every send must end within ``send_timeout`` seconds, and at most
-    ``outbox_bytes`` of notices wait to be sent: past either, :class:`Behind` is raised (by
-    :meth:`send` and :meth:`run`) and the listener sends nothing more.
+    ``send`` sends one text message on the connection. Once :meth:`run` runs, it alone sends:
+    the session queues its answers (:meth:`reply`, :meth:`answer`) and the hub its notices
+    (:meth:`tell`) and games (:meth:`offer`), so messages never interleave and nobody waits
+    for a slow client but its own writer. A command the seat's session accepted is answered by
+    the seat's next ``update``, which carries it (``"results"``): one message per change. Every
+    send must end within ``send_timeout`` seconds, and at most ``outbox_bytes`` of queued
+    messages wait: past either, the listener is cut (:attr:`behind`; :meth:`run` and
+    :meth:`send` raise :class:`Behind`) and ``on_cut`` is called (the session ends).
     """
 
     def __init__(
@@ -112,8 +117,6 @@ class Listener:
         """The seat whose share of the game is sent."""
         self.last = after
         """The version up to which this connection has been sent the game."""
-        self.lock = anyio.Lock()
-        """Held while a message is sent on the connection."""
         self.table = table
         """The game's catalog entry when each update carries the seat's table, else ``None``."""
         self.layout = layout
@@ -122,14 +125,18 @@ class Listener:
         """How the listener's updates are built (a hub shares one payload among its seats)."""
         self.clock: Callable[[str, AnyGame], object] | None = None
         """The ``clock`` each update carries (``...``: none), if the game may have one."""
+        self.on_cut: Callable[[], None] | None = None
+        """Called once when the listener is cut (its session ends then)."""
         self._send = send
         self._send_timeout = send_timeout
         self._outbox_bytes = outbox_bytes
         self._newest: AnyGame | None = None
-        self._notices: deque[str] = deque()
-        self._waiting = 0  # the characters of the notices waiting
+        self._outbox: deque[str | _Result] = deque()
+        self._waiting = 0  # the characters of the messages waiting
         self._behind: str | None = None
         self._wake = anyio.Event()
+        self._sending_since: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
     @property
     def behind(self) -> str | None:
@@ -145,70 +152,160 @@ class Listener:
     def tell(self, text: str) -> None:
         """Queue a notice (a chat message, a rematch) for :meth:`run` to send, in order; a
         connection with more than ``outbox_bytes`` waiting is cut instead."""
+        self._queue(text, len(text))
+
+    def reply(self, text: str) -> None:
+        """Queue the session's answer to one of its messages (an ``error``, a ``pong``), sent
+        in order with everything queued before it."""
+        self._queue(text, len(text))
+
+    def answer(self, game: AnyGame, command_id: str | None) -> None:
+        """Queue the answer to a command of the seat's that was stored: the seat's ``update``
+        at ``game``'s version (or a newer one) carries it in ``"results"``; a bare ``result``
+        when that update was sent already (a retry of a command stored before)."""
+        self.offer(game)
+        self._queue(_Result(game.version, command_id), 64)
+
+    def _queue(self, item: str | _Result, size: int) -> None:
         if self._behind is not None:
             return
-        if self._waiting + len(text) > self._outbox_bytes:
+        if self._waiting + size > self._outbox_bytes:
             self._cut(f"more than {self._outbox_bytes} bytes waited to be sent to this connection")
             return
-        self._notices.append(text)
-        self._waiting += len(text)
+        self._outbox.append(item)
+        self._waiting += size
         self._wake.set()
 
     def _cut(self, why: str) -> None:
+        if self._behind is not None:
+            return
         self._behind = why
-        self._notices.clear()
+        self._outbox.clear()
         self._waiting = 0
         self._newest = None
         self._wake.set()
+        if self.on_cut is not None:
+            self.on_cut()
+
+    def _overdue(self) -> None:
+        """The send timer: cut the listener if the send under way began more than
+        ``send_timeout`` ago, else wait for that one's deadline."""
+        self._timer = None
+        since = self._sending_since
+        if since is None or self._behind is not None:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() - since >= self._send_timeout:
+            self._cut(f"the client took more than {self._send_timeout:g} s to take a message")
+        else:
+            self._timer = loop.call_at(since + self._send_timeout, self._overdue)
 
     async def _timed(self, text: str) -> None:
-        """Send (the caller holds the lock) within the send timeout, else :class:`Behind`."""
+        """Send within the send timeout, else :class:`Behind`: a timer (armed once for many
+        sends) cuts the listener when a send outlasts it."""
         if self._behind is not None:
             raise Behind(self._behind)
-        with anyio.move_on_after(self._send_timeout) as scope:
+        if math.isinf(self._send_timeout):
             await self._send(text)
+            return
+        loop = asyncio.get_running_loop()
+        self._sending_since = now = loop.time()
+        if self._timer is None:
+            self._timer = loop.call_at(now + self._send_timeout, self._overdue)
+        try:
+            await self._send(text)
+        finally:
+            self._sending_since = None
+        if self._behind is not None:
+            raise Behind(self._behind)
+
+    async def send(self, text: str) -> None:
+        """Send one message on the connection before :meth:`run` runs (its first messages); a
+        client that takes none within the send timeout is cut."""
+        with anyio.move_on_after(self._send_timeout) as scope:
+            await self._timed(text)
         if scope.cancelled_caught:
             self._cut(f"the client took more than {self._send_timeout:g} s to take a message")
             raise Behind(self._behind or "")
 
-    async def send(self, text: str) -> None:
-        """Send one message on the connection, after any message being sent."""
-        async with self.lock:
-            await self._timed(text)
+    def _update(self, game: AnyGame, after: int) -> str:
+        """The seat's ``update`` for ``game`` holding everything after version ``after``."""
+        message = self.build(self.game_id, game, self.seat, after, self.table, self.layout)
+        clock = ... if self.clock is None else self.clock(self.game_id, game)
+        if clock is not ...:  # a timed game: its deadline, added to the shared payload
+            message = f'{message[:-1]},"clock":{dumps(clock)}}}'
+        return message
+
+    async def _built(self, game: AnyGame) -> str:
+        after = min(self.last, game.version)
+        if self.table is None:
+            return self._update(game, after)
+        # a table (a picture drawn, the history in words) is built off the event loop
+        return await to_thread.run_sync(self._update, game, after)
 
     async def send_update(self, game: AnyGame, *, always: bool = False) -> None:
         """Send the seat's ``update`` for ``game`` if it is newer than what was sent (or
-        ``always``), holding everything after the last version sent."""
-        async with self.lock:
-            if game.version <= self.last and not always:
-                return
-            after = min(self.last, game.version)
-            build = functools.partial(
-                self.build, self.game_id, game, self.seat, after, self.table, self.layout
-            )
-            # a table (a picture drawn, the history in words) is built off the event loop
-            message = build() if self.table is None else await to_thread.run_sync(build)
-            clock = ... if self.clock is None else self.clock(self.game_id, game)
-            if clock is not ...:  # a timed game: its deadline, added to the shared payload
-                message = f'{message[:-1]},"clock":{dumps(clock)}}}'
-            await self._timed(message)
-            self.last = max(self.last, game.version)
+        ``always``), holding everything after the last version sent (before :meth:`run`)."""
+        if game.version <= self.last and not always:
+            return
+        await self.send(await self._built(game))
+        self.last = max(self.last, game.version)
 
     async def run(self) -> None:
-        """Send the notices and every newer version offered, until cancelled, the connection
-        fails, or it falls behind (:class:`Behind`)."""
+        """Send what is queued and every newer version offered, until cancelled, the
+        connection fails, or it falls behind (:class:`Behind`)."""
+        outbox = self._outbox
         while True:
             await self._wake.wait()
             self._wake = anyio.Event()
             if self._behind is not None:
                 raise Behind(self._behind)
-            while self._notices:
-                text = self._notices.popleft()
-                self._waiting -= len(text)
-                await self.send(text)
+            while outbox:
+                item = outbox.popleft()
+                if isinstance(item, str):
+                    self._waiting -= len(item)
+                    await self._timed(item)
+                    continue
+                results = [item]
+                while outbox and isinstance(outbox[0], _Result):
+                    results.append(cast(_Result, outbox.popleft()))
+                self._waiting -= 64 * len(results)
+                await self._answer(results)
             game = self._newest
-            if game is not None:
-                await self.send_update(game)
+            if game is not None and game.version > self.last:
+                await self._timed(await self._built(game))
+                self.last = max(self.last, game.version)
+
+    async def _answer(self, results: list[_Result]) -> None:
+        """Send the answers to stored commands: in the seat's update at (or past) their
+        versions, or bare when that update went out already."""
+        game = self._newest
+        if game is None or game.version <= self.last:
+            for result in results:
+                await self._timed(dumps(result.message("result")))
+            return
+        answers = dumps([result.message() for result in results])
+        message = await self._built(game)
+        await self._timed(f'{message[:-1]},"results":{answers}}}')
+        self.last = max(self.last, game.version)
+
+
+class _Result:
+    """A stored command's answer, waiting in a listener's outbox."""
+
+    __slots__ = ("command_id", "version")
+
+    def __init__(self, version: int, command_id: str | None) -> None:
+        self.version = version
+        self.command_id = command_id
+
+    def message(self, kind: str | None = None) -> dict[str, JSONValue]:
+        """The answer as JSON: ``{"version": v, "command_id": ...}``, with ``"type"``: kind."""
+        message: dict[str, JSONValue] = {} if kind is None else {"type": kind}
+        message["version"] = self.version
+        if self.command_id is not None:
+            message["command_id"] = self.command_id
+        return message
 
 
 class _Channel:

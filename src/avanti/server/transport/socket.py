@@ -2,19 +2,25 @@
 
 The first message names the seat (``{"token": ..., "after": n, "table": true}``); from then on
 the server pushes one ``update`` per change to every connection, the mover's included, built
-once per seat (with the seat's picture and history when the hello asked for ``table``), and
-answers each ``command`` with a bare ``result`` (its version) or an ``error``. A token is never
-taken from the URL (it would be written to logs): a URL with a query is refused.
+once per seat (with the seat's picture and history when the hello asked for ``table``). Each
+``command`` is answered in order: a stored one by the mover's update, which carries it in
+``"results"`` (a bare ``result`` when no update is due), a refused one by an ``error``. One
+writer task per connection sends everything (:class:`~avanti.server.transport.push.Listener`);
+the idle and send timeouts are timers armed once for many messages, not a cancel scope each. A
+token is never taken from the URL (it would be written to logs): a URL with a query is refused.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
+from collections.abc import Callable
 
 import anyio
 from anyio import to_thread
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avanti.core.codec import JSONValue, parse_json
@@ -23,7 +29,7 @@ from avanti.server.limits import ServerLimits, TokenBucket
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.requests import CommandRequest, Hello
-from avanti.server.protocol.wire import ApiError, conflict, dumps, game_id, refusal_of
+from avanti.server.protocol.wire import ApiError, dumps, game_id, refusal_of
 from avanti.server.runtime import Server
 from avanti.server.table.joining import OpenTable, described_for
 from avanti.server.table.record import REMATCH
@@ -57,6 +63,45 @@ async def _chat(server: Server, listener: Listener, message: dict[str, JSONValue
 def error_message(error: ApiError) -> str:
     """An ``error`` message of the WebSocket."""
     return dumps({"type": "error", "status": error.status, **error.body()})
+
+
+def _idle(seconds: float) -> ApiError:
+    """The refusal that closes a socket that sent nothing for ``seconds``."""
+    return ApiError(
+        Refusal.IDLE_TIMEOUT,
+        f"nothing was received for {seconds:g} seconds (send a ping to stay)",
+    )
+
+
+class _Idle:
+    """A session's idle timeout, as one timer for many messages: each message notes when it
+    came (:meth:`heard`); the timer, armed once per timeout, ends the session (``cancel``)
+    when nothing came for ``seconds``."""
+
+    def __init__(self, seconds: float, cancel: Callable[[], object]) -> None:
+        self._seconds = seconds
+        self._cancel = cancel
+        self._loop = asyncio.get_running_loop()
+        self._last = self._loop.time()
+        self._timer = self._loop.call_at(self._last + seconds, self._check)
+        self.expired = False
+        """Whether the session ended for it."""
+
+    def heard(self) -> None:
+        """A message came now."""
+        self._last = self._loop.time()
+
+    def _check(self) -> None:
+        if self._loop.time() - self._last >= self._seconds:
+            self.expired = True
+            log(logging.WARNING, "limit", limit="idle_timeout")
+            self._cancel()
+        else:
+            self._timer = self._loop.call_at(self._last + self._seconds, self._check)
+
+    def stop(self) -> None:
+        """The session ended: the timer is not needed."""
+        self._timer.cancel()
 
 
 class _Gone(Exception):
@@ -95,12 +140,14 @@ class _Socket:
             message = await self._websocket.receive()
         if scope.cancelled_caught:
             log(logging.WARNING, "limit", limit="idle_timeout")
-            raise _Closing(
-                ApiError(
-                    Refusal.IDLE_TIMEOUT,
-                    f"nothing was received for {timeout:g} seconds (send a ping to stay)",
-                )
-            )
+            raise _Closing(_idle(timeout))
+        return self._read(message)
+
+    async def next(self) -> JSONValue:
+        """:meth:`receive` with no timeout of its own (a session's :class:`_Idle` watches)."""
+        return self._read(await self._websocket.receive())
+
+    def _read(self, message: Message) -> JSONValue:
         if message["type"] == "websocket.disconnect":
             raise _Gone
         text = message.get("text")
@@ -188,7 +235,7 @@ async def stream(websocket: WebSocket) -> None:
         later = seated.record.metadata.get(REMATCH)
         if isinstance(later, str):
             await listener.send(dumps({"type": "rematch", "game_id": later}))
-        raise await _listen(server, socket, listener, hub)
+        raise await _listen(server, socket, listener)
     except _Closing as closing:
         await socket.fail(closing.error)
     except _Gone:
@@ -277,30 +324,30 @@ async def _wait_started(
                 )
 
 
-async def _listen(server: Server, socket: _Socket, listener: Listener, hub: Hub) -> Exception:
-    """Push updates to the socket while answering its messages, until the client goes or
-    breaks a limit; what ended it (raised by the caller, outside the task group)."""
+async def _listen(server: Server, socket: _Socket, listener: Listener) -> Exception:
+    """Push updates to the socket while answering its messages, until the client goes, breaks
+    a limit or falls behind; what ended it (raised by the caller, outside the task group)."""
     ended: Exception = _Gone()
     async with anyio.create_task_group() as tasks:
-        pushing = anyio.CancelScope()
+        listener.on_cut = tasks.cancel_scope.cancel  # it fell behind: end the session
+        idle = _Idle(server.limits.idle_timeout, tasks.cancel_scope.cancel)
 
         async def push() -> None:
-            nonlocal ended
-            with pushing, contextlib.suppress(_Gone):  # a client gone is seen by _serve
-                try:
-                    await listener.run()
-                except Behind as behind:  # it does not read: stop answering it too
-                    ended = _behind(listener, behind)
-                    tasks.cancel_scope.cancel()
+            with contextlib.suppress(_Gone, Behind):  # a client gone is seen by _serve
+                await listener.run()
 
         tasks.start_soon(push)
         try:
-            await _serve(server, socket, listener, hub)
-        except Behind as behind:
-            ended = _behind(listener, behind)
+            await _serve(server, socket, listener, idle)
         except Exception as error:
             ended = error
-        pushing.cancel()
+        finally:
+            idle.stop()
+        tasks.cancel_scope.cancel()
+    if listener.behind is not None:
+        return _behind(listener, Behind(listener.behind))
+    if idle.expired:
+        return _Closing(_idle(server.limits.idle_timeout))
     return ended
 
 
@@ -312,19 +359,21 @@ def _behind(listener: Listener, behind: Behind) -> _Closing:
     return _Closing(ApiError(Refusal.TOO_SLOW, f"the connection fell behind: {behind.why}"))
 
 
-async def _serve(server: Server, socket: _Socket, listener: Listener, hub: Hub) -> None:
+async def _serve(server: Server, socket: _Socket, listener: Listener, idle: _Idle) -> None:
     """Answer the client's messages until it goes away or breaks a limit that closes the socket
-    (:class:`ApiError` then)."""
+    (:class:`ApiError` then). Answers are queued for the listener's writer, in order: an error
+    or a pong as it is, a stored command in the seat's next update."""
     game, seat = listener.game_id, listener.seat
     limits = server.limits
     bucket = TokenBucket(limits.commands_per_second, limits.command_burst)
     while True:
         try:
-            message = await socket.receive(limits.idle_timeout)
+            message = await socket.next()
+            idle.heard()
             if not isinstance(message, dict) or not isinstance(message.get("type"), str):
                 raise ApiError(Refusal.BAD_REQUEST, 'a message is an object with a "type"')
             if message["type"] == "ping":
-                await listener.send('{"type":"pong"}')
+                listener.reply('{"type":"pong"}')
                 continue
             if message["type"] == "chat":
                 await _chat(server, listener, message)
@@ -342,13 +391,7 @@ async def _serve(server: Server, socket: _Socket, listener: Listener, hub: Hub) 
                     Refusal.RATE_LIMITED,
                     f"at most {limits.commands_per_second:g} commands a second on one connection",
                 )
-            expected, known = request.expected_version, hub.known(game)
-            if expected is not None and expected < known:  # stale: no store call, no thread
-                raise conflict(expected, known)
             acted = await server.act(game, request, seat=seat)
-            reply: dict[str, JSONValue] = {"type": "result", "version": acted.game.version}
-            if request.command_id is not None:
-                reply["command_id"] = request.command_id
-            await listener.send(dumps(reply))
+            listener.answer(acted.game, request.command_id)
         except (ApiError, StoreError) as error:  # answered; the socket stays open
-            await listener.send(error_message(refusal_of(error, game=game)))
+            listener.reply(error_message(refusal_of(error, game=game)))

@@ -811,6 +811,7 @@ function connect() {
     if (data.type === "update") {
       if (data.version >= state.version) take(data);
       queueStep(data);
+      if (Array.isArray(data.results)) state.pending = false;  // it answers our command
     } else if (data.type === "result") {
       state.pending = false;
     } else if (data.type === "rematch" && typeof data.game_id === "string") {
