@@ -1,6 +1,6 @@
 """The clock: a timed game's updates carry the deadline of the seat to move, and when it runs
-out the random bot makes that one move and the chat says so. Waits for conditions only (the
-time per move is a fraction of a second)."""
+out a bot makes that one move and the chat says so (which bot: ``test_stand_in.py``). Waits
+for conditions only (the time per move is a fraction of a second)."""
 
 from __future__ import annotations
 

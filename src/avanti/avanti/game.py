@@ -41,6 +41,7 @@ RULES: core.Ruleset[Setup, GameState, Command, Event, View, Outcome] = core.Rule
     redact=views.redact,
     outcome=rules.outcome,
     cause=rules.cause,
+    gives_up=rules.gives_up,
     notations=notations,
     public=public_setup,
     setup_rule="A1",

@@ -3,7 +3,8 @@
 Every game names the same functions in its ``rules`` module: ``start``, ``decide``, ``evolve``,
 ``fold``, ``execute``, ``legal_commands``, ``waiting``, ``outcome`` and ``cause``. Avanti's are
 large, so most live in modules of their own (``decide``, ``evolve``, ``legal``, ``views``) and are
-gathered here; the outcome and the command an event begins are written here.
+gathered here; the outcome, the command an event begins and the command that gives up for good
+(quitting a run, A14) are written here.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "evolve",
     "execute",
     "fold",
+    "gives_up",
     "legal_commands",
     "outcome",
     "start",
@@ -98,3 +100,10 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, EventMarkerPlaced) and event.seat is not None:
         return PlaceEventMarker(event.seat, event.space)
     return None
+
+
+def gives_up(command: Command) -> bool:
+    """Whether ``command`` gives up for good: quitting a delivery run cannot be taken back (the
+    car stays, no more cards are laid this run, A14), so nobody standing in for an absent
+    player quits for them while driving is legal (A9)."""
+    return isinstance(command, QuitCommand)

@@ -70,6 +70,10 @@ def _decide_then_fold(
     return fold(state, events), events
 
 
+def _gives_nothing_up(command: object) -> bool:
+    return False
+
+
 def seats_of(commands: Iterable[object]) -> tuple[int, ...]:
     """The seats that ``commands`` name, each once, lowest first: the default ``waiting``."""
     return tuple(sorted({command.seat for command in commands}))  # type: ignore[attr-defined]
@@ -119,6 +123,10 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     setup_rule: str = ""
     """The rule a setup of the wrong form breaks (the one that says what a game is set up with,
     ``"A1"``): named when a field of the setup does not hold its declared type."""
+    gives_up: Callable[[CommandT], bool] = _gives_nothing_up
+    """Whether a command gives something up for its seat for good (Avanti's quitting a
+    delivery run, A14): whoever stands in for an absent player (the server's clock) never
+    chooses such a command while another is legal. Default: no command does."""
     waiting: Callable[[StateT], tuple[int, ...]] = field(
         default=Factory(lambda self: partial(_seats_waiting, self.legal_commands), takes_self=True)
     )

@@ -59,13 +59,13 @@ class Server:
         """Every change, announced once; the clock, the hub and the bots hear them."""
         self.chat = Chat(self.tables)
         """The tables' chats."""
-        self.clock = Clock(self.tables, self.changes, self.chat)
-        """The deadlines of timed games."""
+        self.bots = BotRunner(self.tables, self.changes, think_seconds, bot_workers)
+        """The bots."""
+        self.clock = Clock(self.tables, self.changes, self.chat, think=self.bots.choose)
+        """The deadlines of timed games (a stand-in thinks as the bots do)."""
         self.followers: list[Follower] = []
         """Parts the lifespan starts and stops beside the bots and the clock (the app's push
         hub: the transport makes it and hears the changes with it)."""
-        self.bots = BotRunner(self.tables, self.changes, think_seconds, bot_workers)
-        """The bots."""
         self.joining = Joining(self.tables)
         """Open tables and the seats taken at them."""
         self.rematch = Rematch(self.tables)

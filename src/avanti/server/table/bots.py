@@ -49,7 +49,7 @@ from avanti.core.rng import Rng
 from avanti.server.log import LOGGER, log
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.requests import CommandRequest
-from avanti.server.protocol.wire import ApiError
+from avanti.server.protocol.wire import AnyGame, ApiError
 from avanti.server.table.changes import Change, Changes, Moved
 from avanti.server.table.master import Tables
 from avanti.server.table.record import Table
@@ -220,14 +220,23 @@ class BotRunner:
         finally:
             self._running.discard(game_id)
 
-    async def _choose(
-        self, kind: str, game: str, setup: Any, seat: int, view: Any, legal: Any
+    async def choose(
+        self, game_id: str, kind: str, name: str, game: AnyGame, seat: int, legal: Any
     ) -> Any:
+        """The choice among ``legal`` of a bot of ``kind`` playing ``seat`` of ``game`` (the
+        game ``game_id``, of the catalog's game ``name``), made in a worker process from the
+        seat's view; a uniformly random one of ``legal`` when the bot takes longer than
+        ``think_seconds`` (logged). The clock's stand-in thinks here too."""
         if self._pool is None:
             self._pool = _pool(self._workers)
-        call = functools.partial(think, kind, game, setup, seat, view, legal, self._think)
+        view = game.view(seat)
+        call = functools.partial(think, kind, name, game.setup, seat, view, legal, self._think)
         future = self._pool.submit(call)
-        return await anyio.to_thread.run_sync(future.result)
+        command = await anyio.to_thread.run_sync(future.result)
+        if command is None:
+            log(logging.WARNING, "bot-timeout", game=game_id, seat=seat, bot=kind)
+            command = RandomBot().choose(view, legal, Rng(secrets.randbits(64)).stream())
+        return command
 
     async def _step(self, game_id: str) -> bool:
         """Play one bot command if a bot is awaited; whether to look again."""
@@ -241,12 +250,8 @@ class BotRunner:
         seat = seats[0]
         kind = table.bot(seat)
         assert kind is not None
-        view = game.view(seat)
         legal = tuple(game.legal_commands(seat))
-        command = await self._choose(kind, table.game, game.setup, seat, view, legal)
-        if command is None:
-            log(logging.WARNING, "bot-timeout", game=game_id, seat=seat, bot=kind)
-            command = RandomBot().choose(view, legal, Rng(secrets.randbits(64)).stream())
+        command = await self.choose(game_id, kind, table.game, game, seat, legal)
         data = type(game).rules.codec.command_to_data(command)
         request = CommandRequest(command=data, expected_version=game.version, bot=True)
         acted = await to_thread.run_sync(

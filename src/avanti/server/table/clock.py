@@ -10,12 +10,19 @@ restarts, finds the deadline of the version in play where it was.
 Every ``update`` of the game carries ``"clock": {"seat", "deadline", "seconds"}`` for the first
 seat the game waits for that a person plays, with the seats as they are now (``deadline`` in
 Unix seconds; ``null`` while no person is awaited). A seat a bot plays is not timed: its bot
-moves. When a deadline passes with the game still at that version and a person awaited (a seat
-handed back to its person mid-wait is timed again, the time spent counting), the seat's move
-is the ``random`` bot's for that one move, executed through the table core at that version (so
-of two processes timing one game, one moves), and every connection is told in the chat, as a
-system message: "Ann's time ran out: a bot moved". The seat is its person's again for the next
-move.
+moves. A game with a seat nobody sits at yet (a rematch before each player asked for it:
+:attr:`~avanti.server.table.record.Table.vacant`) is not timed at all: its clock starts when
+its last seat is taken, a moment the rematch writes into the record.
+
+When a deadline passes with the game still at that version and a person awaited (a seat
+handed back to its person mid-wait is timed again, the time spent counting), a stand-in makes
+the seat's move: the game's ``heuristic`` bot, thinking as the server's bots do (in a worker
+process, with their time), for that one move, executed through the table core at that version
+(so of two processes timing one game, one moves). It chooses among :func:`stand_in_choices`:
+never a command that gives something up for good (the game's
+:attr:`~avanti.core.Ruleset.gives_up`: Avanti's quitting a run, A14) while another is legal.
+Every connection is told in the chat, as a system message: "Ann's time ran out: a bot moved".
+The seat is its person's again for the next move.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import EllipsisType
 from typing import Any
 
@@ -34,11 +41,12 @@ import anyio.abc
 from anyio import to_thread
 from attrs import define, evolve, frozen
 
-from avanti.bots import RandomBot
+from avanti import catalog
+from avanti.bots import RandomBot, make_bot
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError
 from avanti.core.rng import Rng
-from avanti.server.log import log
+from avanti.server.log import LOGGER, log
 from avanti.server.protocol.requests import CommandRequest
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.server.table.changes import Change, Changes, Moved, Said
@@ -47,11 +55,54 @@ from avanti.server.table.master import Tables
 from avanti.server.table.record import CLOCK, CLOCK_STARTED, Table
 from avanti.store import StoredStream
 
-__all__ = ["CLOCK", "CLOCK_STARTED", "TICK", "Clock", "Deadline", "Started", "Timing"]
+__all__ = [
+    "CLOCK",
+    "CLOCK_STARTED",
+    "STAND_IN",
+    "TICK",
+    "Clock",
+    "Deadline",
+    "Started",
+    "Think",
+    "Timing",
+    "stand_in_choices",
+    "think_here",
+]
 
 
 TICK = 1.0
 """The longest the timer sleeps before it reads the time again (seconds)."""
+
+STAND_IN = "heuristic"
+"""The kind of bot that makes the move of a seat whose time ran out: the game's heuristic bot."""
+
+Think = Callable[[str, str, str, AnyGame, int, tuple[Any, ...]], Awaitable[Any]]
+"""How a bot's choice is made: ``(game_id, kind, name, game, seat, legal)`` to one of ``legal``
+(the server's :meth:`~avanti.server.table.bots.BotRunner.choose`, in a worker process)."""
+
+
+def stand_in_choices(game: AnyGame, seat: int) -> tuple[Any, ...]:
+    """The commands a stand-in for an absent ``seat`` chooses among: the seat's legal commands
+    but those that give something up for good (the game's
+    :attr:`~avanti.core.Ruleset.gives_up`: Avanti's quitting a run, A14), unless nothing else
+    is legal."""
+    legal = tuple(game.legal_commands(seat))
+    gives_up = type(game).rules.gives_up
+    kept = tuple(command for command in legal if not gives_up(command))
+    return kept or legal
+
+
+async def think_here(
+    game_id: str, kind: str, name: str, game: AnyGame, seat: int, legal: tuple[Any, ...]
+) -> Any:
+    """A bot's choice among ``legal``, made in a worker thread of this process: the thinking of
+    a clock that runs without the server's bots (a test's, an embedding's)."""
+
+    def choose() -> Any:
+        bot = make_bot(kind, catalog.game_info(name), game.setup, seat)
+        return bot.choose(game.view(seat), legal, Rng(secrets.randbits(64)).stream())
+
+    return await to_thread.run_sync(choose)
 
 
 @frozen
@@ -143,10 +194,13 @@ class _Timed:
     fired: Deadline | None = None
 
     def deadline(self) -> Deadline:
-        """The deadline of the version in play, for the seats as last read."""
+        """The deadline of the version in play, for the seats as last read (none while a seat
+        is vacant: the clock starts once every seat is taken)."""
         at = self.timing.deadline(self.version)
         table = self.table
         people = [s for s in self.waiting if table is None or table.bot(s) is None]
+        if table is not None and table.vacant:
+            people = []
         seat = None if self.over or at is None or not people else people[0]
         return Deadline(self.version, seat, math.inf if at is None else at, self.timing.seconds)
 
@@ -160,12 +214,14 @@ class Clock:
         changes: Changes,
         chat: Chat,
         now: Callable[[], float] = time.time,
+        think: Think = think_here,
     ) -> None:
         self._tables = tables
         self._changes = changes
         self._chat = chat
         self.now = now
         """The time (Unix seconds) the deadlines are measured by."""
+        self._think = think
         self._timed: dict[str, _Timed] = {}
         self._changed = anyio.Event()
         self._tasks: anyio.abc.TaskGroup | None = None
@@ -219,13 +275,15 @@ class Clock:
 
     def observe(self, game_id: str, game: AnyGame) -> None:
         """Note a version of a game: a timed game's new version begins to wait now, unless its
-        record says since when (that moment is written to the record once)."""
+        record says since when (that moment is written to the record once), or a seat is
+        vacant (the rematch writes when its last seat was taken)."""
         timed = self._timed.get(game_id)
         if timed is None or game.version <= timed.version:
             return
         timed.version, timed.waiting, timed.over = game.version, tuple(game.waiting), game.is_over
         started = timed.timing.started
-        if not game.is_over and (started is None or started.version != game.version):
+        vacant = timed.table is not None and bool(timed.table.vacant)
+        if not game.is_over and not vacant and (started is None or started.version != game.version):
             started = Started(game.version, self.now())
             timed.timing = evolve(timed.timing, started=started)
             if self._tasks is not None:
@@ -292,7 +350,7 @@ class Clock:
         return found[0]
 
     async def _time_out(self, game_id: str, deadline: Deadline) -> None:
-        """The move of a seat whose time ran out, by the random bot, and the chat told: with
+        """The move of a seat whose time ran out, by the stand-in, and the chat told: with
         the game, its seats and its clock read again, so a seat a bot plays now, a game that
         moved on or a deadline another process wrote later is left alone."""
         try:
@@ -310,8 +368,8 @@ class Clock:
                 or current.deadline > self.now()
             ):
                 return
-            legal = tuple(game.legal_commands(seat))
-            command = RandomBot().choose(game.view(seat), legal, Rng(secrets.randbits(64)).stream())
+            name = table.game if table is not None else type(game).rules.codec.format
+            command = await self._stand_in(game_id, name, game, seat)
             data = type(game).rules.codec.command_to_data(command)
             request = CommandRequest(command=data, expected_version=deadline.version)
             acted = await to_thread.run_sync(
@@ -328,3 +386,13 @@ class Clock:
             log(logging.DEBUG, "time-out-refused", game=game_id, kind=error.kind)
         finally:
             self._changed.set()  # a deadline read later than thought is waited for
+
+    async def _stand_in(self, game_id: str, name: str, game: AnyGame, seat: int) -> Any:
+        """The stand-in's move for ``seat``: the heuristic bot's choice among
+        :func:`stand_in_choices`, or a random one of them if its thinking failed."""
+        choices = stand_in_choices(game, seat)
+        try:
+            return await self._think(game_id, STAND_IN, name, game, seat, choices)
+        except Exception:  # a bot or a worker that failed: the seat's move is made all the same
+            LOGGER.exception("stand-in failed", extra={"avanti_fields": {"game": game_id}})
+            return RandomBot().choose(game.view(seat), choices, Rng(secrets.randbits(64)).stream())

@@ -45,7 +45,8 @@ REMATCH = "rematch"
 
 CLOCK_STARTED = "clock_started"
 """The key of a timed game's record metadata that holds when the version in play began to wait
-(``{"version": 7, "at": 1796069130.5}``): written by the append that made that version."""
+(``{"version": 7, "at": 1796069130.5}``): written by the append that made that version (a
+rematch's first: by the call that took its last seat)."""
 
 TOKEN_BYTES = 24
 """Random bytes in a seat token (192 bits; the text is 32 URL-safe characters)."""
@@ -129,6 +130,16 @@ class Table:
     def bots(self) -> dict[str, str]:
         """The seats bots play now: ``{"1": "heuristic"}``."""
         return {str(number): seat.bot for number, seat in enumerate(self.seats) if seat.bot}
+
+    @property
+    def vacant(self) -> tuple[int, ...]:
+        """The seats nobody sits at yet, neither a person (no token) nor a bot: a rematch's
+        seats whose players have not asked for them (:mod:`~avanti.server.table.rematch`)."""
+        return tuple(
+            number
+            for number, seat in enumerate(self.seats)
+            if seat.token_sha256 is None and seat.bot is None
+        )
 
     def bot(self, seat: int | None) -> str | None:
         """The kind of bot that plays ``seat`` now, or ``None``."""

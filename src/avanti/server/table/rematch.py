@@ -9,6 +9,11 @@ same token (idempotent per seat), and the new game learns a seat's token hash on
 seat asks. The old game's record then names its rematch (``"rematch"``), and every
 connection of it is told.
 
+A timed rematch keeps the time per move, but its clock does not run while a person's seat is
+vacant (:attr:`~avanti.server.table.record.Table.vacant`): the call that takes the last seat
+writes, with that seat's token hash, that the version in play began to wait then
+(``"clock_started"``), and the clock counts from there.
+
 A rematch is a game creation: the call that creates it is admitted as a new game is
 (:meth:`~avanti.server.table.master.Tables.admit`: the creation rate and
 :attr:`~avanti.server.limits.ServerLimits.games_per_client` of the caller's address, 429
@@ -30,7 +35,7 @@ from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
-from avanti.server.table.clock import CLOCK, Timing
+from avanti.server.table.clock import CLOCK, Started, Timing
 from avanti.server.table.lobby import summary_of
 from avanti.server.table.master import Seated, Tables
 from avanti.server.table.record import REMATCH, Table, token_hash
@@ -128,7 +133,8 @@ class Rematch:
             self.tables.games.create(new_id, fresh, metadata)
 
     def _bind(self, game: str, seat: int, digest: str) -> None:
-        """Give the rematch's ``seat`` the token hash ``digest`` (once)."""
+        """Give the rematch's ``seat`` the token hash ``digest`` (once); when that takes the
+        last vacant seat of a timed rematch, its clock starts now."""
 
         def change(record: StoredStream) -> Mapping[str, JSONValue] | None:
             table = Table.from_metadata(record.metadata)
@@ -137,7 +143,11 @@ class Rematch:
                 return None
             seats = list(table.seats)
             seats[seat] = evolve(seats[seat], token_sha256=digest)
-            return Table(table.game, tuple(seats)).to_metadata()
+            taken = Table(table.game, tuple(seats))
+            update = taken.to_metadata()
+            if table.vacant and not taken.vacant and CLOCK in record.metadata:
+                update.update(Started(record.version, self.tables.clock_now()).to_metadata())
+            return update
 
         self.tables.change_record(game, change, "the rematch's seats")
 
