@@ -78,12 +78,13 @@ def test_play_avanti_shows_only_the_humans_cards(tmp_path: Path) -> None:
     assert "The game is over." in text
 
 
-def test_play_autorama_lists_bids_by_number() -> None:
+def test_play_autorama_lists_the_bids_as_one_line_with_their_range() -> None:
+    """F2, F4: four players start with $28,000, so the first bid is $0 to $28,000, one line."""
     code, text = run("play", "--game", "autorama", "--human", "0", "--seed", "2", stdin="1\n" * 300)
     assert code == 0
     assert "  1. pass  (pass: take the lowest advisor and half your bid back)" in text
-    assert "  2. bid 0  (bid $0)" in text
-    assert "  3. bid 1000  (bid $1,000)" in text
+    assert "  2. bid <amount> (0-28000, in 1000s)  (your whole bid (F4): 2, then the amount" in text
+    assert "  3. bid" not in text
     assert "Yours: cash $28,000;" in text  # money in dollars, as the bids are (F2)
     assert "The game is over." in text
 
@@ -387,8 +388,8 @@ def test_the_marker_menu_is_typed_by_road_space() -> None:
     typing 7 puts the marker on road space 7 (not on space 6)."""
     code, text = run("play", "--seed", "1", "--players", "3", stdin="7\nleave\n")
     assert code == 0
-    assert "  0. marker 0  (put the event marker on road space 0 (toll 100))" in text
-    assert "  7. marker 7  (put the event marker on road space 7 (parking lot 400))" in text
+    assert "  marker <space> (0-33)  (put the event marker on a road space: type the space" in text
+    assert "marker 0" not in text
     assert "You put the event marker on road space 7; every car starts there." in text
     code, text = run("play", "--seed", "1", "--players", "3", stdin="34\nleave\n")
     assert "34 is not on the list: choose 0 to 33." in text
@@ -471,9 +472,7 @@ def test_play_shows_a_seat_the_turn_the_seat_functions_render() -> None:
     assert prompt.startswith("Delivery run 1 begins; you are the starting player.\n")
     assert "\nYou are dealt cards " in prompt
     assert "\nIsabella is dealt 3 cards.\n" in prompt
-    assert (
-        "Jack (seat 0), your move:\n  0. marker 0  (put the event marker on road space 0" in prompt
-    )
+    assert "Jack (seat 0), your move:\n  marker <space> (0-33)  (put the event marker on" in prompt
     assert f"{prompt}Jack> " in text
 
 

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from avanti.autorama import (
     AdvisorHired,
+    Bid,
     GameEnded,
     Phase,
     Setup,
@@ -20,7 +21,7 @@ from avanti.autorama import (
     dollars,
 )
 from avanti.autorama.explain import explain
-from avanti.core.terminal import Drawing
+from avanti.core.terminal import Drawing, NumberChoice
 
 __all__ = ["DRAWING", "draw", "explain", "header"]
 
@@ -109,10 +110,19 @@ def _after(events: tuple[Any, ...]) -> bool:
     return any(isinstance(e, (AdvisorHired, VehicleBought, VehicleSold, GameEnded)) for e in events)
 
 
+def _field(command: Any) -> NumberChoice | None:
+    """A bid is one amount from a range (F4), typed in dollars as its notation reads it
+    (``bid 5000``): the menu lists the bids as ``bid <amount> (0-20000, in 1000s)``."""
+    if isinstance(command, Bid):
+        return NumberChoice("bid", "amount", command.amount * 1000, "your whole bid (F4)")
+    return None
+
+
 DRAWING = Drawing(
     draw=draw,
     after=_after,
     explain=explain,
     examples=("bid 5000", "pass", "play 14", "offer 12"),
+    field=_field,
 )
 """How the command line draws For Sale: Autorama."""

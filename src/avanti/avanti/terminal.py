@@ -1,5 +1,7 @@
-"""The table of Avanti for the terminal: the road with its tolls, lots and cars, the island path,
-and each player's money and cards, as a seat (or a spectator) sees them (A30)."""
+"""The table of Avanti for the terminal: the road with its tolls, lots and cars, the island path
+with the dream island marked (A5), and each player's money and cards, as a seat (or a spectator)
+sees them (A30); a key to its abbreviations; and the event marker's road space as a number typed
+from a range (A7)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,16 @@ from avanti.avanti.events import GameEnded, RoundStarted, RunEnded
 from avanti.avanti.explain import explain
 from avanti.avanti.setup import Setup
 from avanti.avanti.views import View
-from avanti.core.terminal import Drawing
+from avanti.core.terminal import Drawing, NumberChoice
 
-__all__ = ["DRAWING", "draw", "explain"]
+__all__ = ["DRAWING", "DREAM", "draw", "explain", "legend"]
 
 COLUMNS = 12
 """Road spaces per printed row."""
 CELL = 6
 """Characters per road space."""
+DREAM = "*"
+"""The mark before the number of a dream island space (A5): ``*10``."""
 
 
 def _road(setup: Setup, view: View) -> list[Text]:
@@ -56,7 +60,8 @@ def _island(setup: Setup, view: View) -> list[Text]:
     index, price, figures = Text("island"), Text("price "), Text("who   ")
     for space, cost in enumerate(board.island):
         style = "bold magenta" if space >= dream else "dim"
-        index.append(f"{space}".rjust(CELL - 1) + " ", style=style)
+        mark = DREAM if space >= dream else ""
+        index.append(f"{mark}{space}".rjust(CELL - 1) + " ", style=style)
         price.append(("-" if cost is None else str(cost)).rjust(CELL - 1) + " ")
         seats = "".join(str(s) for s, at in enumerate(view.island) if at == space)
         figures.append((seats or ".").rjust(CELL - 1) + " ", style="bold cyan" if seats else "dim")
@@ -114,6 +119,39 @@ def draw(setup: Setup, view: View) -> RenderableType:
     return Group(*parts)
 
 
+def legend(setup: Setup) -> tuple[str, ...]:
+    """The key to :func:`draw`: the marker's ``M``, tolls, a parking lot's ``P200`` with its
+    ATM (A15, A21), the ``cars`` and ``who`` rows, island prices (A22) and the dream island's
+    ``*`` (A5, A20), with this board's own amounts and spaces as the examples."""
+    board = setup.board
+    tolls = [space.amount for space in board.track if not space.is_parking]
+    lots = [space.amount for space in board.track if space.is_parking]
+    dream, last = board.dream_island_start, len(board.island) - 1
+    at = min(7, len(board.track) - 1)
+    marker = f"Key: M{at} the event marker, on space {at} (A7) | . nobody there"
+    toll = f"     {tolls[0]} a toll: a car there pays it to the leader (A15)"
+    lot = f"     P{lots[0]} a parking lot: no toll; its ATM pays {lots[0]} between runs (A21)"
+    spaces = f"{DREAM}{dream}" if dream == last else f"{DREAM}{dream}-{DREAM}{last}"
+    return (
+        marker + " | Driven: this run (A12)",
+        *((toll,) if tolls else ()),
+        *((lot,) if lots else ()),
+        "     cars: the seats whose car is there | who: the seats whose island figure is there",
+        "     price: what a step onto that island space costs (A22), - not for sale",
+        f"     {spaces} the dream island: a figure reaching it ends the game (A20)",
+    )
+
+
+def _field(command: Command) -> NumberChoice | None:
+    """The event marker's road space is one number from a range (A7): the menu lists it as
+    ``marker <space> (0-33)`` and reads the space typed."""
+    if isinstance(command, PlaceEventMarker):
+        return NumberChoice(
+            "marker", "space", command.space, "put the event marker on a road space"
+        )
+    return None
+
+
 def _after(events: tuple[Any, ...]) -> bool:
     """Draw the table after each round's driving and at the end of a run or game."""
     return any(isinstance(e, (RoundStarted, RunEnded, GameEnded)) for e in events)
@@ -141,5 +179,7 @@ DRAWING = Drawing(
     examples=("marker 12", "play 8 for 3", "drive", "quit", "invest 2"),
     confirm=_confirm,
     number=_number,
+    field=_field,
+    legend=legend,
 )
 """How the command line draws Avanti."""

@@ -2,11 +2,15 @@
 
 Human seats see only their own view and the events as their seat may see them, their own
 deeds in the second person; the legal commands are listed by number with their notation (road
-spaces under their own numbers, A4), and a number or the notation picks one. A command that
-cannot be taken back (Avanti's ``quit``, A14) is asked about first. ``save FILE`` writes the
-game to JSON at any prompt (``avanti play --resume FILE`` goes on with it; ``--save FILE``
-writes it after every command and at the end), ``help`` lists the inputs, ``leave`` leaves, in
-every game. Bad input is refused with the reason and asked again.
+spaces under their own numbers, A4), and a number or the notation picks one. Commands that
+differ only in a number (Avanti's event marker, A7; Autorama's bids, F4) are one line with the
+legal range, and the number is typed: with the notation (``bid 5000``), or after the line's
+number or word, at a prompt of its own (Enter alone goes back). A command that cannot be taken
+back (Avanti's ``quit``, A14) is asked about first. ``save FILE`` writes the game to JSON at any
+prompt (``avanti play --resume FILE`` goes on with it; ``--save FILE`` writes it after every
+command and at the end), ``help`` lists the inputs, ``leave`` leaves, in every game, and at a
+terminal first offers to save the game when it is not over. Bad input is refused with the
+reason and asked again.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from avanti.catalog import GameInfo, game_info
 from avanti.cli.console import make_console, say
 from avanti.cli.files import write_text_atomically
 from avanti.cli.render import drawing_for
-from avanti.cli.seat import answer, news, show, turn
+from avanti.cli.seat import Field, answer, news, opens, show, turn
 from avanti.cli.seat import table as seat_table
 from avanti.cli.watch import bot_kinds, load, seat_count
 from avanti.core.errors import InvalidArgument, InvalidSetup
@@ -72,16 +76,22 @@ def parse_seats(text: str, seats: int) -> frozenset[int]:
 
 
 class _Table:
-    """One game at the terminal: the game so far, who is human, the bots, and the version of
-    the log each watcher has been told up to."""
+    """One game at the terminal: the game so far, who is human, the bots, the file ``--save``
+    names (if any), and the version of the log each watcher has been told up to."""
 
     def __init__(
-        self, info: GameInfo, game: Any, humans: frozenset[int], bots: dict[int, Bot[Any, Any]]
+        self,
+        info: GameInfo,
+        game: Any,
+        humans: frozenset[int],
+        bots: dict[int, Bot[Any, Any]],
+        save: Path | None = None,
     ) -> None:
         self.info = info
         self.game = game
         self.humans = humans
         self.bots = bots
+        self.save = save
         self.told: dict[int | None, int] = dict.fromkeys(humans or (None,), 0)
 
     def catch_up(self, console: Console, seat: int | None) -> None:
@@ -111,12 +121,25 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
             say(console, hint)
             continue
         if text.lower() == LEAVE:
+            if table.save is None and _interactive(inp):
+                _offer_to_save(console, inp, game)
             say(console, "Leaving the game.")
             return None
         if text.split(maxsplit=1)[0].lower() == "save":
             _save(console, game, text)
             continue
-        command, why = answer(game, seat, text, table.info)
+        field = opens(table.info, game, seat, text)
+        if field is not None:
+            ended, command = _fill(console, inp, table.info, game, seat, field)
+            if ended:
+                say(console)
+                say(console, "End of input: leaving the game.")
+                return None
+            if command is None:
+                say(console, "Not played; choose again.")
+                continue
+        else:
+            command, why = answer(game, seat, text, table.info)
         if command is not None:
             question = drawing_for(table.info).confirm(game.setup, command)
             if not question:
@@ -134,6 +157,45 @@ def _human_turn(table: _Table, seat: int, console: Console, inp: TextIO) -> Any 
             say(console, f"{why}. {hint}", style="red")
 
 
+def _fill(
+    console: Console, inp: TextIO, info: GameInfo, game: Any, seat: int, field: Field
+) -> tuple[bool, Any | None]:
+    """Ask for the number of a :class:`~avanti.cli.seat.Field`, its legal range shown, until
+    one is legal: ``(False, command)``; ``(False, None)`` for Enter alone (choose again);
+    ``(True, None)`` at the end of input. What is typed reads as the field's notation
+    (``5000`` as ``bid 5000``, ``5k`` too), and a refusal names the range again."""
+    while True:
+        line = _ask(console, inp, f"{field.form} ({field.span}; Enter alone goes back): ")
+        if line is None:
+            return True, None
+        if not line.strip():
+            return False, None
+        command, _ = answer(game, seat, f"{field.word} {line.strip()}", info)
+        if command is not None:
+            return False, command
+        say(
+            console,
+            f"{line.strip()} is not among the {field.name}s to choose: {field.span}.",
+            style="red",
+        )
+
+
+def _offer_to_save(console: Console, inp: TextIO, game: Any) -> None:
+    """Before leaving a game that is not over, ask for a file to save it to, until it is saved
+    or the answer is Enter alone (or the end of input)."""
+    while True:
+        line = _ask(
+            console,
+            inp,
+            "Save the game before leaving? Type a file name, or Enter to leave without saving: ",
+        )
+        if line is None:
+            say(console)
+            return
+        if not line.strip() or _save(console, game, f"save {line.strip()}"):
+            return
+
+
 def _ask(console: Console, inp: TextIO, prompt: str) -> str | None:
     """Print ``prompt`` and read one line (``None`` at the end of input); piped input is echoed,
     so the account reads as a session would."""
@@ -148,18 +210,20 @@ def _interactive(inp: TextIO) -> bool:
     return inp.isatty() if hasattr(inp, "isatty") else False
 
 
-def _save(console: Console, game: Any, text: str) -> None:
+def _save(console: Console, game: Any, text: str) -> bool:
+    """``save FILE``: write the game to FILE and say how to go on with it; whether it is saved."""
     parts = text.split(maxsplit=1)
     if len(parts) < 2:
         say(console, "Say where: save FILE", style="red")
-        return
+        return False
     path = Path(parts[1])
     try:
         write_text_atomically(path, game.dumps(indent=1))
     except OSError as error:
         say(console, f"Could not save to {path}: {error.strerror or error}", style="red")
-        return
+        return False
     say(console, f"Saved to {path}; go on with: avanti play --resume {path}")
+    return True
 
 
 def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -181,7 +245,7 @@ def play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         if seat not in humans
     }
     console = make_console(out)
-    table = _Table(info, game, humans, bots)
+    table = _Table(info, game, humans, bots, args.save)
     player = drawing_for(info).player
     who = ", ".join(
         f"{name} ({', '.join(filter(None, (role, player(game.setup, seat))))})"

@@ -12,7 +12,9 @@ a test can compare what a seat is shown in two games that differ only in facts h
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import itertools
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -24,17 +26,23 @@ from avanti.catalog import GameInfo
 from avanti.cli.console import make_console
 from avanti.cli.render import drawing_for
 from avanti.core.errors import IllegalCommand
+from avanti.core.terminal import NumberChoice
 
 __all__ = [
+    "Field",
     "Told",
     "answer",
     "choices",
     "ending",
+    "legend",
+    "menu",
     "news",
     "numbered",
+    "opens",
     "parts_of",
     "replay_text",
     "show",
+    "span",
     "table",
     "text",
     "title",
@@ -77,9 +85,111 @@ def table(info: GameInfo, game: Any, seat: int | None) -> RenderableType:
     return drawn
 
 
+def legend(info: GameInfo, game: Any) -> list[Text]:
+    """The key to the table's abbreviations, one line each, as the game's drawing gives it
+    (Avanti's ``P200``, its ``who`` row and its dream island, A5); none for a game without."""
+    return [Text(line, style="dim") for line in drawing_for(info).legend(game.setup)]
+
+
+def span(values: Sequence[int]) -> str:
+    """The numbers of a :class:`Field` in a few characters: ``"0-33"``, ``"0-20000, in
+    1000s"`` (every 1000th number from 0 to 20000), ``"1-3, 7, 9-12"`` where some are missing."""
+    ordered = sorted(set(values))
+    step = math.gcd(*(b - a for a, b in itertools.pairwise(ordered))) or 1
+    runs: list[list[int]] = []
+    for value in ordered:
+        if runs and value == runs[-1][-1] + step:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    parts = [f"{run[0]}" if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
+    return ", ".join(parts) + (f", in {step}s" if step != 1 else "")
+
+
+@frozen
+class Field:
+    """A seat's legal commands that differ only in the number chosen (the road space of
+    Avanti's event marker, A7; an Autorama bid, F4), listed as one line with the legal range
+    and picked by typing a number of it.
+
+    ``word`` and ``name`` are those of the game's :class:`~avanti.core.terminal.NumberChoice`;
+    ``values[i]`` is the number typed for ``commands[i]``, ascending.
+    """
+
+    word: str
+    name: str
+    words: str
+    values: tuple[int, ...]
+    commands: tuple[Any, ...]
+
+    @property
+    def form(self) -> str:
+        """The line's command with a placeholder for its number: ``"bid <amount>"``."""
+        return f"{self.word} <{self.name}>"
+
+    @property
+    def span(self) -> str:
+        """The legal numbers in a few characters (:func:`span`): ``"0-20000, in 1000s"``."""
+        return span(self.values)
+
+    @property
+    def example(self) -> int:
+        """A legal number to show in the line's help: the middle one."""
+        return self.values[len(self.values) // 2]
+
+    @classmethod
+    def of(cls, places: Sequence[tuple[NumberChoice, Any]]) -> Field:
+        """The field of commands placed by the game's drawing (all of one form)."""
+        ordered = sorted(places, key=lambda place: place[0].value)
+        first = ordered[0][0]
+        return cls(
+            first.word,
+            first.name,
+            first.words,
+            tuple(choice.value for choice, _ in ordered),
+            tuple(command for _, command in ordered),
+        )
+
+
+def menu(info: GameInfo, game: Any, seat: int) -> list[tuple[int | None, Any]]:
+    """``seat``'s menu: each legal command, or a :class:`Field` in place of commands that
+    differ only in a number (two or more of one form), with the number that picks it.
+
+    Where the game numbers every command itself (road spaces, A4), a command keeps its own
+    number and a field has none (its numbers are typed as they are); otherwise the lines are
+    numbered by place, from 1."""
+    drawing = drawing_for(info)
+    mine = tuple(game.legal_commands(seat))
+    places = [drawing.field(command) for command in mine]
+    forms: dict[str, list[tuple[NumberChoice, Any]]] = {}
+    for place, command in zip(places, mine, strict=True):
+        if place is not None:
+            forms.setdefault(place.form, []).append((place, command))
+    entries: list[Any] = []
+    for place, command in zip(places, mine, strict=True):
+        group = forms.get(place.form, []) if place is not None else []
+        if len(group) < 2 or len({choice.value for choice, _ in group}) < len(group):
+            entries.append(command)
+        elif group[0][1] is command:
+            entries.append(Field.of(group))
+    if _own_numbers(info, mine):
+        return [
+            (None, entry) if isinstance(entry, Field) else (drawing.number(entry), entry)
+            for entry in entries
+        ]
+    return list(enumerate(entries, start=1))
+
+
+def _own_numbers(info: GameInfo, commands: Sequence[Any]) -> bool:
+    """Whether the game numbers every one of ``commands`` itself (road spaces, A4)."""
+    number = drawing_for(info).number
+    return bool(commands) and all(number(command) is not None for command in commands)
+
+
 def choices(info: GameInfo, game: Any, seat: int) -> list[Text]:
-    """The prompt of ``seat``: who is to move, then its legal commands by number, each with its
-    notation and what it does in words (with its price, where it has one: A22).
+    """The prompt of ``seat``: who is to move, then its menu (:func:`menu`): each legal command
+    with its notation and what it does in words (with its price, where it has one: A22), and
+    each :class:`Field` as one line with the legal range (``marker <space> (0-33)``).
 
     A command the game numbers itself is listed under its own number (a road space is typed as
     the board prints it, A4); the others by their place in the list, from 1."""
@@ -89,16 +199,29 @@ def choices(info: GameInfo, game: Any, seat: int) -> list[Text]:
     also = drawing.player(setup, seat)
     who = f"{setup.players[seat]} (seat {seat}{', ' + also if also else ''})"
     lines = [Text(f"{who}, your move:", style="bold")]
-    for number, command in numbered(info, game, seat):
-        words = drawing.explain(setup, command, view)
+    for number, entry in menu(info, game, seat):
+        mark = "" if number is None else f"{number}. "
+        if isinstance(entry, Field):
+            typed = (
+                f"type the {entry.name}, such as {entry.example}"
+                if number is None
+                else f"{number}, then the {entry.name}, or '{entry.word} {entry.example}'"
+            )
+            words = f"{entry.words}: {typed}" if entry.words else typed
+            lines.append(Text(f"  {mark}{entry.form} ({entry.span})  ({words})"))
+            continue
+        words = drawing.explain(setup, entry, view)
         label = f"  ({words})" if words else ""
-        lines.append(Text(f"  {number}. {game.notation(command)}{label}"))
+        lines.append(Text(f"  {mark}{game.notation(entry)}{label}"))
     return lines
 
 
 def numbered(info: GameInfo, game: Any, seat: int) -> list[tuple[int, Any]]:
     """``seat``'s legal commands with the number that picks each: the game's own number for
-    every command when it has one for all of them (road spaces, A4), else 1, 2, 3, ..."""
+    every command when it has one for all of them (road spaces, A4), else 1, 2, 3, ...
+
+    This is the list before :func:`menu` gathers numbers into fields: what a number picks
+    where the game numbers its commands itself."""
     mine = tuple(game.legal_commands(seat))
     own = [drawing_for(info).number(command) for command in mine]
     if mine and all(number is not None for number in own):
@@ -110,10 +233,27 @@ def numbered(info: GameInfo, game: Any, seat: int) -> list[tuple[int, Any]]:
     return list(enumerate(mine, start=1))
 
 
+def opens(info: GameInfo, game: Any, seat: int, line: str) -> Field | None:
+    """The :class:`Field` a line typed at ``seat``'s prompt opens, so the number is asked for
+    next: the field's number in the menu, or its word alone (``"bid"``); else ``None``."""
+    words = line.strip().lower()
+    for number, entry in menu(info, game, seat):
+        if isinstance(entry, Field) and (
+            words == entry.word.lower() or (number is not None and words == str(number))
+        ):
+            return entry
+    return None
+
+
 def turn(info: GameInfo, game: Any, seat: int, after: int = 0) -> list[RenderableType]:
     """What ``seat`` is shown when asked for a command: the events since version ``after``, the
-    table as it sees it, and its choices."""
-    return [*news(info, game, seat, after), table(info, game, seat), *choices(info, game, seat)]
+    table as it sees it with its key, and its choices."""
+    return [
+        *news(info, game, seat, after),
+        table(info, game, seat),
+        *legend(info, game),
+        *choices(info, game, seat),
+    ]
 
 
 SHOWN_DIGITS = 8
@@ -124,25 +264,34 @@ def answer(game: Any, seat: int, line: str, info: GameInfo | None = None) -> tup
     """What a line typed at ``seat``'s prompt picks: ``(command, "")``, or ``(None, why not)``.
 
     A number picks from the numbered list of :func:`choices` (given the game's ``info``, by the
-    numbers that list shows, road spaces included; without it, by place from 1); other text is
-    read as notation among ``seat``'s own legal commands, so the refusal names only what
-    ``seat`` may do.
+    numbers that list shows, road spaces included; without it, by place from 1); the number of
+    a :class:`Field` alone picks nothing (:func:`opens` says which field it opens), and the
+    answer names the numbers it takes. Other text is read as notation among ``seat``'s own
+    legal commands (``"bid 5000"``), so the refusal names only what ``seat`` may do.
     """
-    if info is not None:
-        menu = numbered(info, game, seat)
+    if info is None:
+        picks: list[tuple[int, Any]] = list(enumerate(game.legal_commands(seat), start=1))
+    elif _own_numbers(info, tuple(game.legal_commands(seat))):
+        picks = numbered(info, game, seat)
     else:
-        menu = list(enumerate(game.legal_commands(seat), start=1))
+        picks = [(number, entry) for number, entry in menu(info, game, seat) if number is not None]
     words = line.strip()
     if words.isascii() and words.isdigit():  # not int() of any length, nor of "²" (no number)
         digits = words.lstrip("0") or "0"
         if len(digits) <= SHOWN_DIGITS:
-            picked = [command for number, command in menu if number == int(digits)]
+            picked = [entry for number, entry in picks if number == int(digits)]
+            if picked and isinstance(picked[0], Field):
+                field = picked[0]
+                return None, (
+                    f"{words} is {field.form}: type the {field.name} too, "
+                    f"such as '{field.word} {field.example}' ({field.span})"
+                )
             if picked:
                 return picked[0], ""
         shown = words if len(words) <= SHOWN_DIGITS else f"{words[:SHOWN_DIGITS]}..."
-        if not menu:
+        if not picks:
             return None, f"{shown} is not on the list: seat {seat} has no command to choose now."
-        low, high = min(number for number, _ in menu), max(number for number, _ in menu)
+        low, high = min(number for number, _ in picks), max(number for number, _ in picks)
         return None, f"{shown} is not on the list: choose {low} to {high}."
     try:
         return game.parse_notation(words, seat), ""

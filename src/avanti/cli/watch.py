@@ -46,7 +46,8 @@ def seat_count(info: GameInfo, bots: str, players: int | None) -> int:
 
 
 def demo(args: argparse.Namespace, out: TextIO) -> int:
-    """Bots play one seeded game; print every event and draw the table as it goes."""
+    """Bots play one seeded game; print every event and draw the table as it goes, with the
+    key to its abbreviations under the first drawing."""
     info = game_info(args.game)
     names = list(info.player_names(seat_count(info, args.bots, args.players)))
     game: Any = info.new_game(names, seed=args.seed)
@@ -63,6 +64,8 @@ def demo(args: argparse.Namespace, out: TextIO) -> int:
     for line in info.narrate(game.events, game.setup):
         say(console, line)
     console.print(board.draw(game.setup, game.view(None)))
+    for line in board.legend(game.setup):
+        say(console, line, style="dim")
     commands = 0
     for step in play(game, bots, seed=args.seed):
         commands += 1

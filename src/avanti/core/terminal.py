@@ -13,7 +13,7 @@ from typing import Any
 
 from attrs import frozen
 
-__all__ = ["Drawing", "always"]
+__all__ = ["Drawing", "NumberChoice", "always"]
 
 
 def always(events: tuple[Any, ...]) -> bool:
@@ -37,6 +37,36 @@ def _nobody(setup: Any, seat: int) -> str:
     return ""
 
 
+def _no_field(command: Any) -> NumberChoice | None:
+    return None
+
+
+def _no_legend(setup: Any) -> tuple[str, ...]:
+    return ()
+
+
+@frozen
+class NumberChoice:
+    """Where a command stands among commands that differ only in one number a person chooses
+    (a road space, an amount of money): the command line lists all of them as one line with the
+    legal range, ``marker <space> (0-33)``, and reads the number typed.
+
+    ``word`` and ``name`` make the line's form, ``"{word} <{name}>"``; ``value`` is the number
+    a person types for this command, so that ``"{word} {value}"`` is one of its notations
+    (``"bid 5000"``); ``words`` says in words what the line's commands do, alike for all of them.
+    """
+
+    word: str
+    name: str
+    value: int
+    words: str = ""
+
+    @property
+    def form(self) -> str:
+        """The line's command with a placeholder for the number: ``"bid <amount>"``."""
+        return f"{self.word} <{self.name}>"
+
+
 @frozen(kw_only=True)
 class Drawing:
     """How to show one game in a terminal.
@@ -50,7 +80,11 @@ class Drawing:
     (Avanti's quitting a run, A14), or ``""``; ``number(command)`` is the number a person types
     to pick a command when the game numbers it itself (a road space, A4), ``None`` to pick it by
     its place in the list; ``player(setup, seat)`` is what a header says of a player besides the
-    name (the side an Avanti mare! player backs, M2), or ``""``.
+    name (the side an Avanti mare! player backs, M2), or ``""``; ``field(command)`` places a
+    command that chooses a number among its like (:class:`NumberChoice`), so a menu of many
+    numbers is one line with their range, or ``None`` for a command listed on its own;
+    ``legend(setup)`` is a key to what the drawing abbreviates, one string per line, shown
+    under the table, or ``()``.
     """
 
     draw: Callable[[Any, Any], Any]
@@ -60,3 +94,5 @@ class Drawing:
     confirm: Callable[[Any, Any], str] = _no_question
     number: Callable[[Any], int | None] = _listed
     player: Callable[[Any, int], str] = _nobody
+    field: Callable[[Any], NumberChoice | None] = _no_field
+    legend: Callable[[Any], tuple[str, ...]] = _no_legend
