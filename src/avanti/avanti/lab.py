@@ -37,12 +37,19 @@ FORM = LabForm(
             default="planning",
         ),
         FormField(
-            path="scenario.run", label="Run", kind=FieldKind.COUNT, least=1, most=MAX_RUN, default=1
+            path="scenario.run",
+            label="Run",
+            kind=FieldKind.COUNT,
+            rule="A8",
+            least=1,
+            most=MAX_RUN,
+            default=1,
         ),
         FormField(
             path="scenario.round",
             label="Round",
             kind=FieldKind.COUNT,
+            rule="A8",
             least=1,
             most=MAX_ROUND,
             default=1,

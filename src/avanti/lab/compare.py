@@ -50,8 +50,8 @@ class Step:
 @frozen
 class Trial:
     """One reading played out: the steps it got through, then, if the library refused the
-    position or a command, the refusal in words (``"A13: ..."``) and the index of the command
-    refused (``None`` for the position itself)."""
+    position or a command, the refusal in words (led by the rule's id) and the index of the
+    command refused (``None`` for the position itself)."""
 
     reading: Reading
     steps: tuple[Step, ...]
