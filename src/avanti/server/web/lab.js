@@ -227,8 +227,10 @@ function laidInput(id, field, laid, onChange) {
   return span;
 }
 
-// The input (or inputs) of one field; `change(value, redraw)` stores a new value.
-function inputsOf(field, value, id, change) {
+// The input (or inputs) of one field; `get()` is its value now and `change(value, redraw)`
+// stores a new one (a part changed is put into the value as it is then, never as drawn).
+function inputsOf(field, get, id, change) {
+  const value = get();
   switch (field.kind) {
     case "count": return numberInput(id, value, field, (v) => change(v));
     case "choice": return selectInput(id, field.choices.map((c) => [c, c]), value, (v) => change(v));
@@ -236,20 +238,20 @@ function inputsOf(field, value, id, change) {
     case "seat": return selectInput(id, kase.players.map((_, s) => [String(s), seatName(s)]), String(value), (v) => change(Number(v)));
     case "choices": return el("span", {class: "choices"}, ...field.choices.map((choice) => {
       const box = el("input", {type: "checkbox", id: `${id}-${choice}`, checked: value.includes(choice)});
-      box.addEventListener("change", () => change(field.choices.filter((c) => (c === choice ? box.checked : value.includes(c)))));
+      box.addEventListener("change", () => change(field.choices.filter((c) => (c === choice ? box.checked : get().includes(c)))));
       return el("label", {}, box, ` ${choice}`);
     }));
     case "counts": return el("span", {class: "counts"}, ...field.labels.map((label, index) => el("label", {},
-      `${label} `, numberInput(`${id}-${index}`, value[index], field, (v) => { const next = [...value]; next[index] = v; change(next); }))));
+      `${label} `, numberInput(`${id}-${index}`, value[index], field, (v) => { const next = [...get()]; next[index] = v; change(next); }))));
     case "cards": return cardsInput(id, field, value, (v) => change(v, true));
-    default: return seatInputs(field, value, id, change);
+    default: return seatInputs(field, get, id, change);
   }
 }
 
-function seatInputs(field, value, id, change) {
+function seatInputs(field, get, id, change) {
   const table = el("div", {class: "seat-rows"});
-  value.forEach((item, seat) => {
-    const put = (v, redraw) => { const next = copy(value); next[seat] = v; change(next, redraw); };
+  get().forEach((item, seat) => {
+    const put = (v, redraw) => { const next = copy(get()); next[seat] = v; change(next, redraw); };
     const sid = `${id}-${seat}`;
     let input;
     if (field.kind === "seat-counts") input = numberInput(sid, item, field, put);
@@ -276,7 +278,7 @@ function drawField(field) {
     head.append(el("label", {class: "set"}, on, " set"));
     if (!kase.set[field.path]) { box.append(el("span", {class: "muted unset"}, field.unset)); return box; }
   }
-  box.append(inputsOf(field, kase.values[field.path], id, (value, redraw) => {
+  box.append(inputsOf(field, () => kase.values[field.path], id, (value, redraw) => {
     kase.values[field.path] = value;
     changed(Boolean(redraw) || field.kind === "seat-laid");
   }));
@@ -296,7 +298,7 @@ function drawOutcomes() {
     const list = el("div", {class: "seat-rows"});
     results.forEach((result, index) => {
       const put = (value) => {
-        const next = [...results];
+        const next = [...(kase.outcomes[outcome.name] || [])];
         if (value === "") next.splice(index, 1); else next[index] = value;
         kase.outcomes[outcome.name] = next;
         changed(value === "");
@@ -319,7 +321,7 @@ function drawReadings() {
     $(`name-${index}`).value = reading.name;
     $(`options-${index}`).replaceChildren(...game.form.options.map((field) => {
       const id = `opt-${index}-${field.path}`;
-      const input = inputsOf(field, reading.values[field.path], id, (value) => { reading.values[field.path] = value; changed(false); });
+      const input = inputsOf(field, () => reading.values[field.path], id, (value) => { reading.values[field.path] = value; changed(false); });
       const book = field.kind === "flag" ? (field.default ? "yes" : "no") : [field.default].flat().join(", ");
       return el("div", {class: "field", "data-option": field.path},
         el("label", {for: id}, `${field.label} (${field.rule}; the library: ${book})`), input);
