@@ -409,3 +409,24 @@ def test_a8_the_stepper_draws_a_chosen_seat_s_view_and_keeps_its_step(
     at = avanti.replay(game.setup, game.events[:first])
     assert shown_svg(page) == str(avanti.picture(at.view(1), table=at.public_setup))
     page.context.close()
+
+
+CASES = sorted((Path(__file__).parents[2] / "docs/lab").glob("*.json"))
+"""The cases the rules pages link to ("see it in the lab")."""
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: path.stem)
+def test_each_saved_case_opens_in_the_forms_and_plays_as_the_library_plays_it(
+    browser: Browser, served: Served, path: Path
+) -> None:
+    """A case written before the forms, opened from its link: the forms may write it anew (each
+    option named, the rest of a pile listed), but it plays the very same events."""
+    case = avanti.lab.Case.from_json(path.read_text(encoding="utf-8"))
+    page = lab(browser, f"{served.url}/lab#{case.to_fragment()}")
+    expect(page.locator("#case-error")).to_be_hidden()
+    expect(page.locator("#game")).to_have_value(case.game)
+    shown = avanti.lab.compare(avanti.lab.Case.from_data(case_shown(page)))
+    for index, trial in enumerate(avanti.lab.compare(case).trials):
+        assert shown.trials[index].lines == trial.lines
+        assert shown.trials[index].refusal == trial.refusal
+    page.context.close()
