@@ -28,28 +28,27 @@ BOOK = (Reading("book"), Reading("book"))
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_each_form_names_setup_fields_and_options_of_its_game(name: str) -> None:
+    """Every field is a field of the game's setup (or of its scenario), cites its rule, and
+    draws its cards from a deck of the box; every option is one of the game's, its default the
+    library's reading."""
     info = game_info(name)
     form = info.load_lab_form()
     assert form is not None
     example = Case.from_data(form.example)
-    document = json.loads(position(example, example.readings[0]))
-    setup = document["setup"]
+    document = position(example, Reading("book"))
+    setup, _ = info.load().CODEC.loads(document)
     for field in form.fields:
         head, _, inner = field.path.partition(".")
-        assert head in setup, field.path
+        assert head in attrs.fields_dict(type(setup)), field.path
         if inner:
-            scenario_type = attrs.fields_dict(
-                type(info.load().CODEC.loads(json.dumps(document))[0])
-            )
-            assert head in scenario_type
+            assert inner in attrs.fields_dict(type(getattr(setup, head))), field.path
         assert field.rule, field.path
         if field.kind in (FieldKind.CARDS, FieldKind.SEAT_CARDS, FieldKind.SEAT_LAID):
             assert field.deck in form.box, field.path
+    options = json.loads(document)["setup"]["options"]
     for option in form.options:
-        assert option.path in setup["options"], option.path
-        assert json.loads(json.dumps(option.default)) == setup["options"][option.path] or (
-            option.path in dict(example.readings[0].options)
-        )
+        assert option.rule, option.path
+        assert json.loads(json.dumps(option.default)) == options[option.path], option.path
 
 
 @pytest.mark.parametrize("name", list(GAMES))

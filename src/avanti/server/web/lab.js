@@ -486,6 +486,7 @@ async function playOnce() {
 // The verdict in words: the readings agree on every event, or where they part.
 function verdict(answer) {
   if (answer.same_events) {
+    if (answer.trials[0].refusal !== null) return "Both readings give the same events, and the same refusal.";
     return answer.same ? "Both readings give the same events."
       : "Both readings give the same events; only the pictures differ.";
   }
