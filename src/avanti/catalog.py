@@ -24,6 +24,7 @@ from avanti.core.errors import DecodeError, InvalidArgument, InvalidSetup, Unkno
 
 if TYPE_CHECKING:
     from avanti.core.bots import GameKit
+    from avanti.core.labform import LabForm
     from avanti.core.terminal import Drawing
 
 __all__ = [
@@ -60,6 +61,10 @@ class GameInfo:
     sides: tuple[str, ...] = ()
     """The sides a player picks at the start, by name (Avanti mare!'s fish friends and fisher
     fans, M2); empty for a game without sides."""
+    lab_form: str | None = None
+    """Where the game's :class:`~avanti.core.labform.LabForm` is, as ``"module:NAME"``: what the
+    rules lab offers to set up a case of the game as a form; ``None`` for a game the lab takes
+    only as JSON. Read it with :meth:`load_lab_form`."""
 
     @property
     def format(self) -> str:
@@ -123,6 +128,14 @@ class GameInfo:
         cards: dict[str, tuple[tuple[int, str], ...]] = box()
         return cards
 
+    def load_lab_form(self) -> LabForm | None:
+        """The game's form for the rules lab (:attr:`lab_form`), or ``None``."""
+        if self.lab_form is None:
+            return None
+        module, _, name = self.lab_form.partition(":")
+        form: LabForm = getattr(importlib.import_module(module), name)
+        return form
+
     def player_names(self, count: int | None = None) -> tuple[str, ...]:
         """``count`` distinct player names: the default table, then more names as needed.
 
@@ -182,6 +195,7 @@ register(
         min_players=3,
         max_players=5,
         default_players=("Jack", "Isabella", "Tina", "Steve"),
+        lab_form="avanti.avanti.lab:FORM",
     )
 )
 register(
@@ -194,6 +208,7 @@ register(
         default_players=("Ann", "Bob", "Cy"),
         formats=("avanti.mare",),
         sides=("fish-friends", "fisher-fans"),
+        lab_form="avanti.mare.lab:FORM",
     )
 )
 register(
@@ -205,6 +220,7 @@ register(
         max_players=6,
         default_players=("Isaac", "Becky", "Chloe", "Dave"),
         formats=("avanti.autorama",),
+        lab_form="avanti.autorama.lab:FORM",
     )
 )
 

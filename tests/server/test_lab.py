@@ -15,6 +15,7 @@ import pytest
 import avanti
 from avanti import mare
 from avanti.core import DecodeError
+from avanti.mare.lab import foresee_roll
 from avanti.server import ServerLimits, create_app
 from avanti.server.transport import lab
 from avanti.store import MemoryEventStore
@@ -85,24 +86,52 @@ def test_a_refused_position_comes_back_in_words_naming_the_rule() -> None:
     assert data["test"] is None
 
 
-def test_f1_an_autorama_answer_lists_the_box_and_a_board_game_s_does_not() -> None:
-    autorama = {
-        "game": "autorama",
-        "players": ["Isaac", "Becky", "Chloe"],
-        "readings": [{"name": "book", "options": {}}, {"name": "book", "options": {}}],
-    }
-    (answer,) = call("POST", "/lab/compare", autorama)
-    box = answer.json()["box"]
+def test_f1_a3_m3_the_forms_list_each_game_s_box_and_its_draws() -> None:
+    """``GET /lab/forms``: each game's form, its box by deck (F1: advisors and vehicles 1-30,
+    checks 0 and 2-15 twice; A3: each Power card with its three numbers) and the random draws a
+    case may name (M3: the die's six faces)."""
+    (answer,) = call("GET", "/lab/forms")
+    assert answer.status_code == 200
+    games = {game["name"]: game for game in answer.json()["games"]}
+    assert list(games) == ["avanti", "mare", "autorama"]
+    box = games["autorama"]["form"]["box"]
     assert [item["card"] for item in box["advisor"]] == list(range(1, 31))
     assert [item["card"] for item in box["vehicle"]] == list(range(1, 31))
     checks = [item["card"] for item in box["check"]]
-    assert len(checks) == 30
     assert checks == sorted([0, *range(2, 16)] * 2)
     assert box["advisor"][0]["words"] == "Sales Associate 1"
-    assert box["advisor"][29]["words"] == "General Manager 30"
     assert box["check"][-1]["words"] == "a check of $15,000"
-    (board,) = call("POST", "/lab/compare", A21)
-    assert board.json()["box"] is None
+    power = games["avanti"]["form"]["box"]["power"]
+    assert power[18] == {"card": 18, "words": "card 18 (3, 4, 5)", "numbers": [3, 4, 5]}
+    (die,) = games["mare"]["form"]["outcomes"]
+    assert die["name"] == "die"
+    assert die["choices"] == ["blue", "orange", "yellow", "pink", "red", "green"]
+    assert games["autorama"]["form"]["outcomes"] == []
+    for game in games.values():
+        assert game["form"]["example"]["game"] == game["name"]
+        assert len(game["default_players"]) == game["max_players"]
+
+
+def test_m3_a_case_names_the_die_s_next_roll_and_is_played_with_a_seed_that_rolls_it() -> None:
+    case = {
+        "game": "mare",
+        "players": ["Ann", "Bob"],
+        "seed": 0,
+        "setup": {"scenario": {"boat": 2, "fish": [12, 0, 6, 8]}},
+        "outcomes": {"die": ["red", "green"]},
+        "readings": [{"name": "book", "options": {}}, {"name": "book", "options": {}}],
+        "commands": ["roll", "roll"],
+    }
+    (answer,) = call("POST", "/lab/compare", case)
+    data = answer.json()
+    lines = [line for step in data["trials"][0]["steps"] for line in step["lines"]]
+    assert [line for line in lines if "rolls" in line] == ["Ann rolls red.", "Bob rolls green."]
+    seed = data["seed"]
+    assert seed > 0
+    assert (foresee_roll(seed, 0), foresee_roll(seed, 1)) == ("red", "green")
+    assert f'"seed": {seed},' in data["test"]  # the exported documents carry the seed
+    assert data["same_events"] is True
+    assert data["case"]["outcomes"] == {"die": ["red", "green"]}
 
 
 def test_a_case_too_long_for_a_link_is_answered_without_one() -> None:

@@ -535,6 +535,7 @@ PATHS = {
     "/games/{id}/start": {"post"},
     "/games/{id}/rematch": {"post"},
     "/games/{id}/stream": {"get"},
+    "/lab/forms": {"get"},
     "/lab/compare": {"post"},
     "/lab/replay": {"post"},
 }

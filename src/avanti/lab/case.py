@@ -2,10 +2,12 @@
 
 A :class:`Case` is what the rules lab works on. Its position is written in the format the
 library reads: ``setup`` holds the fields of the game's setup that differ from a fresh game's
-(for Avanti and For Sale: Autorama a ``scenario``, as :func:`avanti.dumps` writes one; for any
-game ``first``, ``sides`` and so on), and each :class:`Reading` the fields of the game's options
-it changes. The commands are in the game's notation (``"drive"``, ``"bid 3"``, ``"roll"``), each
-optionally led by the number of the seat that gives it (``"1: bid 3"``).
+(a ``scenario`` where the game has one, as its ``dumps`` writes it, and any other setup field,
+such as whose turn is first), and each :class:`Reading` the fields of the game's options it
+changes. The commands are in the game's notation, each optionally led by the number of the seat
+that gives it (``"1: pass"``). ``outcomes`` names, for a random draw the game declares (its
+:class:`~avanti.core.labform.Outcome`, such as a die), the results wanted next, in order: the
+lab then plays the first seed from ``seed`` on whose generator gives them.
 
 A case reads and writes itself as JSON (:meth:`Case.to_json`, :meth:`Case.from_json`) and as
 a URL fragment (:meth:`Case.to_fragment`, :meth:`Case.from_fragment`: base64url of the compact
@@ -36,6 +38,8 @@ MAX_FRAGMENT = 16_384
 in a browser's address bar and a forum post)."""
 _MAX_TEXT = 200
 """The longest name, question or command text in a case."""
+MAX_OUTCOMES = 20
+"""The most results a case names for one random draw (a game's outcome may allow fewer)."""
 
 
 def _frozen_json(value: Any) -> Any:
@@ -78,9 +82,8 @@ def _strings(values: Sequence[str]) -> tuple[str, ...]:
 class Reading:
     """One reading of the rules: a name to show and the option fields it sets.
 
-    ``options`` maps fields of the game's options (:class:`avanti.RuleOptions`,
-    :class:`avanti.autorama.Options`, :class:`avanti.mare.Options`) to their JSON values; a field
-    left out keeps the library's reading.
+    ``options`` maps fields of the game's options (its setup's ``options``) to their JSON
+    values; a field left out keeps the library's reading.
     """
 
     name: str
@@ -96,7 +99,9 @@ class Case:
     """A rules question: ``game`` (its catalog name), the players, the seed, the position
     (``setup``: the setup fields that differ from a fresh game's), two readings, and the
     commands played under both, in the game's notation. ``question`` says in words what is
-    asked; it names the test a case is written out as.
+    asked; it names the test a case is written out as. ``outcomes`` maps a random draw of the
+    game (an outcome its lab form declares) to the results wanted next, in order; the seed is
+    then where the lab starts looking for a seed that gives them.
     """
 
     game: str
@@ -106,6 +111,7 @@ class Case:
     setup: Mapping[str, Any] = field(factory=dict, converter=_object)
     seed: int = 1
     question: str = ""
+    outcomes: Mapping[str, tuple[str, ...]] = field(factory=dict, converter=_object)
 
     def to_data(self) -> dict[str, JSONValue]:
         """The case as a JSON object (what :meth:`from_data` reads)."""
@@ -117,6 +123,7 @@ class Case:
             "setup": _thawed(self.setup),
             "readings": [reading.to_data() for reading in self.readings],
             "commands": list(self.commands),
+            **({"outcomes": _thawed(self.outcomes)} if self.outcomes else {}),
         }
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -169,7 +176,7 @@ class Case:
         problems: list[str] = []
         if not isinstance(data, dict):
             raise DecodeError(("a case must be a JSON object @ $",))
-        known = {"game", "question", "players", "seed", "setup", "readings", "commands"}
+        known = {"game", "question", "players", "seed", "setup", "readings", "commands", "outcomes"}
         problems += [f"unknown key {key[:40]!r} @ $.{key[:40]}" for key in data if key not in known]
         game = _text(data.get("game"), "$.game", problems)
         question = _text(data.get("question", ""), "$.question", problems)
@@ -181,6 +188,14 @@ class Case:
         if not isinstance(setup, dict):
             problems.append("the setup must be a JSON object @ $.setup")
         commands = _texts(data.get("commands", []), "$.commands", MAX_COMMANDS, problems)
+        outcomes = data.get("outcomes", {})
+        if not isinstance(outcomes, dict) or len(outcomes) > 8:
+            problems.append("the outcomes must be a JSON object of at most 8 draws @ $.outcomes")
+            outcomes = {}
+        wanted = {
+            key[:40]: _texts(value, f"$.outcomes.{key[:40]}", MAX_OUTCOMES, problems)
+            for key, value in outcomes.items()
+        }
         readings = data.get("readings")
         pair: list[Reading] = []
         if not isinstance(readings, list) or len(readings) != 2:
@@ -207,6 +222,7 @@ class Case:
             setup,
             seed,
             question,
+            wanted,
         )
 
 

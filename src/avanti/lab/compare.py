@@ -2,7 +2,7 @@
 side: :func:`compare`.
 
 Each reading is a :class:`Trial`: the position the library built (or the refusal, in words,
-naming the rule: A-, F- or M- ids), and after each command the picture and the events in words.
+naming the rule by its id), and after each command the picture and the events in words.
 A :class:`Comparison` holds the two trials and the :class:`Difference` of each step, and shows
 itself in a notebook as the two pictures and the two event lists side by side. Every game is
 reached through the catalog, so a case of any catalog game runs the same way.
@@ -20,6 +20,7 @@ from avanti.catalog import game_info
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
 from avanti.core.svg import Svg
 from avanti.lab.case import Case, Reading, _thawed
+from avanti.lab.outcomes import played_seed
 
 __all__ = [
     "Comparison",
@@ -49,8 +50,8 @@ class Step:
 @frozen
 class Trial:
     """One reading played out: the steps it got through, then, if the library refused the
-    position or a command, the refusal in words (``"A13: ..."``) and the index of the command
-    refused (``None`` for the position itself)."""
+    position or a command, the refusal in words (led by the rule's id) and the index of the
+    command refused (``None`` for the position itself)."""
 
     reading: Reading
     steps: tuple[Step, ...]
@@ -77,12 +78,25 @@ class Difference:
 @frozen
 class Comparison:
     """A case played under both of its readings: the two :class:`Trial` values and the
-    :class:`Difference` of every step where they part. A notebook shows it as the two pictures
-    and event lists side by side (its ``_repr_html_``)."""
+    :class:`Difference` of every step where they part, and the seed both were played with
+    (the case's own, or the one found for its outcomes: :func:`avanti.lab.played_seed`;
+    ``None`` when its outcomes could not be had). A notebook shows it as the two pictures and
+    event lists side by side (its ``_repr_html_``)."""
 
     case: Case
     trials: tuple[Trial, Trial]
     differences: tuple[Difference, ...]
+    seed: int | None = None
+
+    @property
+    def same_events(self) -> bool:
+        """Whether both readings give the same events in words and the same refusals (their
+        pictures may still differ, as when a picture shows the reading's options)."""
+        first, second = self.trials
+        return first.lines == second.lines and (first.refusal, first.refused_at) == (
+            second.refusal,
+            second.refused_at,
+        )
 
     @property
     def same(self) -> bool:
@@ -103,10 +117,11 @@ def position(case: Case, reading: Reading) -> str:
 
     :raises DecodeError: a field of the position or the options is not one of the game's.
     :raises UnknownGame: no game of the catalog has the case's name.
-    :raises InvalidSetup: the players do not fit the game (how many, their names).
+    :raises InvalidSetup: the players do not fit the game (how many, their names), or no seed
+        gives the case's outcomes.
     """
     info = game_info(case.game)
-    fresh = info.new_game(list(case.players), seed=case.seed)
+    fresh = info.new_game(list(case.players), seed=played_seed(case))
     data = json.loads(info.load().dumps(fresh))
     data["events"] = []
     setup = data["setup"]
@@ -158,8 +173,8 @@ def seat_and_text(command: str) -> tuple[int | None, str]:
 
 def _narrate(module: Any, game: Any, after: int, marker: object) -> tuple[str, ...]:
     """The events of ``game`` from ``after`` on, in words, for nobody in particular: the lab
-    shows every hidden fact. A game whose lines follow a marker (Avanti's road spaces) is told
-    where the marker stood in the position (``marker``)."""
+    shows every hidden fact. A game whose ``narrate`` takes a ``marker`` (lines that name places
+    counted from a marker) is told where the marker stood in the position."""
     narrate = module.narrate
     keywords: dict[str, Any] = {}
     if "marker" in inspect.signature(narrate).parameters:
@@ -225,12 +240,17 @@ def compare(case: Case, *, seen_by: int | None = None) -> Comparison:
 
     :raises InvalidArgument: ``seen_by`` is no seat of the case.
 
+    >>> from avanti.catalog import DEFAULT_GAME, game_info
     >>> from avanti.lab import Case, Reading, compare
-    >>> case = Case("mare", ("Ann", "Bob"), (Reading("book"), Reading("book")), ("roll",))
-    >>> compare(case).same
+    >>> players = game_info(DEFAULT_GAME).default_players
+    >>> compare(Case(DEFAULT_GAME, players, (Reading("book"), Reading("book")))).same
     True
     """
     first, second = (play(case, reading, seen_by=seen_by) for reading in case.readings)
+    try:
+        seed: int | None = played_seed(case)
+    except (InvalidSetup, DecodeError):
+        seed = None
     differences = []
     for index in range(max(len(first.steps), len(second.steps))):
         one = first.steps[index] if index < len(first.steps) else None
@@ -241,4 +261,4 @@ def compare(case: Case, *, seen_by: int | None = None) -> Comparison:
         only_one, only_two = _only(lines_one, lines_two), _only(lines_two, lines_one)
         if only_one or only_two or pictures_differ:
             differences.append(Difference(index, only_one, only_two, pictures_differ))
-    return Comparison(case, (first, second), tuple(differences))
+    return Comparison(case, (first, second), tuple(differences), seed)

@@ -377,12 +377,31 @@ def more_operations(
                 },
             }
         },
+        "/lab/forms": {
+            "get": {
+                "summary": "The lab's case form of every game",
+                "description": (
+                    "What the lab page builds its forms from, per game of the catalog: its "
+                    "name, title and seat limits, the position's fields with their kinds "
+                    "(counts, choices, lists that follow the player count, cards from the "
+                    "game's box, a laid card with its number), the options a reading may "
+                    "change, the box's cards, the random draws a case may name as outcomes, "
+                    "and an example case."
+                ),
+                "responses": {
+                    "200": _json({"type": "object"}, "The forms, game by game."),
+                    **other,
+                },
+            }
+        },
         "/lab/compare": {
             "post": {
                 "summary": "Play a rules case under two readings",
                 "description": (
                     "Stateless: the body is a case (game, players, seed, setup fields, two "
-                    "readings of option fields, commands in the game's notation). The answer "
+                    "readings of option fields, commands in the game's notation, and the "
+                    "outcomes wanted of a random draw, played with the first seed from the "
+                    "case's that gives them). The answer "
                     "holds, per reading, the picture and the events in words after each "
                     "command, or the library's refusal naming its rule; the differences; the "
                     "case's link fragment, JSON and pytest test. The pictures are drawn as "

@@ -41,6 +41,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/games/{game_id}/table", "get_table", "A seat's picture and history"),
     RouteSpec("GET", "/catalog", "get_catalog", "The games and bots served"),
     RouteSpec("WEBSOCKET", "/games/{game_id}/stream", "stream", "Live updates of one seat"),
+    RouteSpec("GET", "/lab/forms", "lab_forms", "The lab's case form of every game"),
     RouteSpec("POST", "/lab/compare", "lab_compare", "A rules case played under two readings"),
     RouteSpec("POST", "/lab/replay", "lab_replay", "A saved game, command by command"),
     RouteSpec("GET", "/lab", "lab_page", "The rules lab page", documented=False),

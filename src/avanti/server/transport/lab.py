@@ -1,15 +1,19 @@
 """The rules lab over HTTP: stateless endpoints that take a case (or a saved game) in and give
 the answers out, and the lab page.
 
+- ``GET /lab/forms``: what the page builds its forms from, per game of the catalog that
+  declares a lab form (``GameInfo.lab_form``): its name, title, seat limits and default
+  players, and its :class:`~avanti.core.labform.LabForm` as data (the position's fields with
+  their kinds, the options, the box's cards, the outcomes a case may name, an example case).
 - ``POST /lab/compare``: a case (:class:`avanti.lab.Case` as JSON) in; both readings played out,
   the differences, the case's link fragment, its JSON and its pytest test out. A position or
   command the library refuses comes back as that reading's ``refusal``, in words naming its
   rule: the lab checks every change by asking this. The query parameter ``seen_by`` (a seat
   number, or ``spectator``, the default) says whose view the pictures draw: a seat sees its own
-  hand face up. The events in words tell every hidden fact either way. For For Sale: Autorama
-  the answer's ``box`` lists the cards in the game's box by kind (F1: advisors and vehicles 1-30,
-  checks 0 and 2-15 twice), each with its words, so the page can show the cards a position
-  leaves out of the game; for the games drawn on a board it is ``null``.
+  hand face up. The events in words tell every hidden fact either way. ``same_events`` says
+  whether both readings give the same events (and refusals), ``same`` whether their pictures
+  agree too, and ``seed`` the seed played (the first from the case's whose generator gives
+  the case's outcomes; ``null`` when none does).
 - ``POST /lab/replay``: a saved game (a document as ``avanti play --save`` or the store writes
   it) in; its picture and the events in words at every command boundary out, every hidden
   fact shown: the lines tell every card drawn and dealt, and ``seen_by`` (as above) draws the
@@ -34,7 +38,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from avanti.catalog import game_info, info_for_document
+from avanti.catalog import GAMES, info_for_document
 from avanti.core.codec import JSONValue
 from avanti.core.errors import AvantiError, DecodeError, InvalidArgument
 from avanti.lab import Case, Comparison, compare, pytest_text, step_through
@@ -45,7 +49,14 @@ from avanti.server.protocol.wire import ApiError, dumps
 from avanti.server.transport.http import Jobs, _body, read_whole
 from avanti.server.transport.pages import WEB
 
-__all__ = ["LAB_ENDPOINTS", "LAB_PAGES", "MAX_REPLAY_EVENTS", "compare_data", "replay_data"]
+__all__ = [
+    "LAB_ENDPOINTS",
+    "LAB_PAGES",
+    "MAX_REPLAY_EVENTS",
+    "compare_data",
+    "forms_data",
+    "replay_data",
+]
 
 MAX_REPLAY_EVENTS = 5_000
 """The longest saved game ``POST /lab/replay`` steps through, in events."""
@@ -133,25 +144,41 @@ def compare_data(case: Case, seen_by: int | None = None) -> dict[str, JSONValue]
             for d in comparison.differences
         ],
         "same": comparison.same,
+        "same_events": comparison.same_events,
+        "seed": comparison.seed,
         "seen_by": seen_by,
-        "box": _box(case.game),
         "fragment": fragment,
         "case": case.to_data(),
         "test": pytest_text(case) if comparison.trials[0].refusal is None else None,
     }
 
 
-def _box(game: str) -> JSONValue:
-    """The cards in ``game``'s box by kind, each with its words
-    (:meth:`avanti.catalog.GameInfo.box`: Autorama's three decks, F1), for the page's card
-    rows; ``None`` for the games whose positions are clicked on the board."""
-    box = game_info(game).box()
-    if box is None:
-        return None
-    return {
-        kind: [{"card": card, "words": words} for card, words in cards]
-        for kind, cards in box.items()
-    }
+def forms_data() -> dict[str, JSONValue]:
+    """The answer of ``GET /lab/forms``: every catalog game with a lab form, in catalog order."""
+    games: list[JSONValue] = []
+    for info in GAMES.values():
+        form = info.load_lab_form()
+        if form is None:
+            continue
+        games.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "default_players": list(info.player_names(info.max_players)),
+                "form": form.to_data(),
+            }
+        )
+    return {"games": games}
+
+
+async def lab_forms(request: Request) -> Response:
+    """``GET /lab/forms``: the lab's case form of every game (see the module)."""
+    forms: bytes | None = getattr(request.app.state, "lab_forms", None)
+    if forms is None:
+        forms = request.app.state.lab_forms = dumps(forms_data()).encode()
+    return _respond(forms)
 
 
 async def lab_compare(request: Request) -> Response:
@@ -261,7 +288,7 @@ async def lab_page(request: Request) -> Response:
     return FileResponse(WEB / "lab.html", media_type="text/html; charset=utf-8")
 
 
-LAB_ENDPOINTS = {"lab_compare": lab_compare, "lab_replay": lab_replay}
+LAB_ENDPOINTS = {"lab_forms": lab_forms, "lab_compare": lab_compare, "lab_replay": lab_replay}
 """The lab's endpoints by their name in :data:`avanti.server.protocol.routes.ROUTES`."""
 LAB_PAGES = {"lab_page": lab_page}
 """The lab's page by its name in :data:`avanti.server.protocol.routes.ROUTES`."""

@@ -1,284 +1,375 @@
 // The rules lab: build a position, play it under two readings, keep the answer.
-// The page decides nothing: every change goes to POST /lab/compare, and the library's answer
-// (or its refusal, naming the rule) is drawn. Text is always set as text.
+// The page decides nothing and knows no game: it builds its forms from the description the
+// server sends (GET /lab/forms: per game, the position's fields and their kinds, the options a
+// reading changes, the cards in the box, the random draws a case may name), and every change
+// goes to POST /lab/compare, whose answer (or refusal, naming the rule) is drawn. Text is
+// always set as text.
 import {el, request} from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 
-const STARTS = {
-  avanti: {
-    game: "avanti", question: "A21: does the last car collect the lots past the leader?",
-    players: ["Jack", "Isabella", "Tina", "Steve", "William"], seed: 1,
-    setup: {scenario: {marker: 22, distances: [29, 15, 28, 30, 31], hands: [[], [], [], [], []],
-      quit: [false, true, false, true, false], laid: [[0, 1], null, [18, 3], null, [19, 3]],
-      phase: "driving", round: 5}},
-    readings: [{name: "The last car counts the leader", options: {atm_last_car_wraps: true}},
-               {name: "The last car has no car behind it", options: {atm_last_car_wraps: false}}],
-    commands: ["drive", "drive", "drive"],
-  },
-  autorama: {
-    game: "autorama", question: "F6: is the winner of a Sales Associate refunded?",
-    players: ["Isaac", "Becky", "Chloe"], seed: 1,
-    setup: {scenario: {phase: "hiring", round: 1, advisor_deck: [1, 2, 3], vehicle_deck: [1, 2, 3],
-      check_deck: [0, 0, 2], cash: [], advisors: [], vehicles: [], checks: [], kept: []}},
-    readings: [{name: "Only those who pass", options: {sales_associate_refunds_winner: false}},
-               {name: "The winner too", options: {sales_associate_refunds_winner: true}}],
-    commands: ["bid 4000", "pass", "pass"],
-  },
-  mare: {
-    game: "mare", question: "M7: what does a caught fish's colour do?",
-    players: ["Ann", "Bob"], seed: 0,
-    setup: {first: 0, scenario: {boat: 2, fish: [12, 0, 6, 8]}},
-    readings: [{name: "It moves the boat", options: {caught_fish_roll: "boat"}},
-               {name: "It does nothing", options: {caught_fish_roll: "nothing"}}],
-    commands: ["roll"],
-  },
-};
-
+let games = [];       // the games and their forms, as GET /lab/forms sends them
+let game = null;      // the chosen one
+let kase = null;      // the case the form shows: {game, question, players, seed, values, set,
+                      // extra, readings, outcomes, commands}
 let saved = null;     // the steps of an opened saved game
 let at = 0;
 let asked = 0;        // the number of the latest question: an older answer is never drawn
 let opened = 0;       // the number of the latest saved-game request, likewise
-let chosen = null;    // the piece picked on the board picture ("car-2"), to move by a click
 
-// What the board picture lets a click move, per game: which pieces, onto which places, and the
-// field the move changes. The library checks the new position like a typed one.
-const MOVES = {
-  avanti: {
-    piece: (name) => /^(car|figure)-\d+$/.test(name) || name === "marker",
-    place: (target, name) => (name.startsWith("figure-")
-      ? target.closest("rect.island-space") : target.closest("[data-space]")),
-    hint: "Click a car, the event marker or a figure on the picture, then the road space or island space it goes to (A4, A5).",
-    words(name) {
-      if (name === "marker") return "The event marker";
-      const who = playerNames()[Number(name.split("-")[1])] || name;
-      return name.startsWith("car-") ? `${who}'s car` : `${who}'s figure`;
-    },
-    layer: avantiLayer,
-    move(name, place) {
-      if (name.startsWith("figure-")) {
-        const seat = Number(name.slice(7));
-        const spot = [...$("board").querySelectorAll("rect.island-space")].indexOf(place);
-        const input = $(fieldId("scenario.island")) || addField("scenario.island",
-          playerNames().map(() => 0));
-        const island = JSON.parse(input.value) ?? playerNames().map(() => 0);
-        island[seat] = spot;
-        input.value = JSON.stringify(island);
-        return;
-      }
-      const length = new Set([...$("board").querySelectorAll("[data-space]")]
-        .map((node) => node.dataset.space)).size;
-      const space = Number(place.dataset.space);
-      const markerInput = $(fieldId("scenario.marker"));
-      const marker = JSON.parse(markerInput.value);
-      const input = $(fieldId("scenario.distances"));
-      const distances = JSON.parse(input.value);
-      const from = (road, start) => (((road - start) % length) + length) % length;
-      // A distance counts from the marker (A4); laps stay as typed.
-      const laps = (distance) => Math.floor(distance / length) * length;
-      if (name === "marker") {
-        // Moving the marker leaves every car on its road space: each distance counts anew.
-        input.value = JSON.stringify(distances.map((distance) =>
-          laps(distance) + from((marker + distance) % length, space)));
-        markerInput.value = JSON.stringify(space);
-        return;
-      }
-      const seat = Number(name.slice(4));
-      distances[seat] = laps(distances[seat]) + from(space, marker);
-      input.value = JSON.stringify(distances);
-    },
-  },
-  autorama: {
-    hint: "Click a card in the rows under the picture, then the row it goes to or the card it goes before (F1).",
-  },
-  mare: {
-    piece: (name) => name === "boat" || /^fish-/.test(name),
-    place: (target) => target.closest("[data-place]"),
-    hint: "Click a fish or the boat on the picture, then a river piece, the sea or the boat (M1, M5).",
-    words: (name) => (name === "boat" ? "The boat" : `The ${name.slice(5)} fish`),
-    layer: mareLayer,
-    move(name, place) {
-      const where = Number(place.dataset.place);
-      if (name === "boat") {
-        // The boat stands just before the piece clicked: the pieces before it are taken (M5).
-        $(fieldId("scenario.boat")).value = JSON.stringify(Math.max(0, Math.min(where, 12) - 1));
-        return;
-      }
-      const input = $(fieldId("scenario.fish"));
-      const fish = JSON.parse(input.value);
-      fish[MARE_FISH.indexOf(name.slice(5))] = where;
-      input.value = JSON.stringify(fish);
-    },
-  },
-};
+const SEATED = new Set(["seat-counts", "seat-flags", "seat-choices", "seat-cards", "seat-laid"]);
+const copy = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+const fieldId = (path, ...more) => ["f", path.replaceAll(".", "-"), ...more].join("-");
 
-// The lab's own handle on the Avanti picture's event marker: a ring as wide as a finger over
-// the dashed one the library draws, so the marker can be picked without hiding the space.
-function avantiLayer(svg) {
-  const marker = svg.querySelector("circle.marker");
-  if (!marker) return;
-  const ring = document.createElementNS(SVG, "circle");
-  for (const key of ["cx", "cy", "r"]) ring.setAttribute(key, marker.getAttribute(key));
-  for (const [key, value] of Object.entries({class: "lab-marker", "data-piece": "marker", fill: "none",
-    stroke: "transparent", "stroke-width": "10", "pointer-events": "stroke"})) ring.setAttribute(key, value);
-  const title = document.createElementNS(SVG, "title");
-  title.textContent = marker.querySelector("title")?.textContent || "the event marker";
-  ring.append(title);
-  svg.append(ring);
-}
-
-// The lab's own click targets over the mare picture, in its coordinates (avanti.mare.svg): the
-// river pieces 1-11 (taken ones in the boat's wake), the sea (12) and the boat (0, caught).
-const MARE_FISH = ["blue", "orange", "yellow", "pink"];
-const SVG = "http://www.w3.org/2000/svg";
-function mareLayer(svg) {
-  const boat = Number(JSON.parse($(fieldId("scenario.boat")).value));
-  const [left, top, band, boatWidth, piece] = [20, 84, 128, 84, 52];
-  const sea = left + boatWidth + 11 * piece;
-  const layer = document.createElementNS(SVG, "g");
-  layer.setAttribute("class", "lab-places");
-  const target = (place, x, width, words) => {
-    const rect = document.createElementNS(SVG, "rect");
-    for (const [key, value] of Object.entries({x, y: top, width, height: band, "data-place": place})) {
-      rect.setAttribute(key, String(value));
-    }
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = words;
-    rect.append(title);
-    layer.append(rect);
-  };
-  for (let number = 1; number <= 11; number += 1) {
-    const x = number <= boat ? left + (number - 1) * piece : left + boatWidth + (number - 1) * piece;
-    target(number, x, piece, `river piece ${number}`);
+function getPath(object, path) {
+  let node = object;
+  for (const key of path.split(".")) {
+    if (node === null || typeof node !== "object" || !(key in node)) return undefined;
+    node = node[key];
   }
-  target(12, sea, 800 - left - sea, "the sea");
-  target(0, left + boat * piece, boatWidth, "the boat");
-  svg.append(layer);
+  return node;
 }
 
-// For Sale: Autorama's position is its cards, so the lab draws them as rows under the picture:
-// each deck (its top card first), each seat's advisors, kept advisors (F12), vehicles and
-// checks, and the cards out of the game (F1: those the position names nowhere). Click a card,
-// then a row (it goes last) or a card (it goes just before it); a card moves only among rows
-// of its own kind. The library sorts hands, so only a deck's order counts.
-const DECKS = [["advisor", "advisor_deck", "the advisor deck"], ["vehicle", "vehicle_deck", "the vehicle deck"],
-  ["check", "check_deck", "the check deck"]];
-const HANDS = [["advisor", "advisors", "advisors in hand"], ["advisor", "kept", "advisors kept (F12)"],
-  ["vehicle", "vehicles", "vehicles"], ["check", "checks", "checks won"]];
-let box = null;       // the cards in the game's box by kind, as the server sends them (F1)
-let picked = null;    // the card picked in the rows: {row, index, card}
-
-function fieldValue(path, fallback) {
-  const input = $(fieldId(path));
-  return input ? JSON.parse(input.value) : fallback;
+function setPath(object, path, value) {
+  const keys = path.split(".");
+  let node = object;
+  for (const key of keys.slice(0, -1)) {
+    if (node[key] === null || typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = {};
+    node = node[key];
+  }
+  node[keys[keys.length - 1]] = value;
 }
 
-function cardRows() {
-  const n = playerNames().length;
-  const rows = DECKS.map(([kind, key, words]) => ({
-    id: `scenario.${key}`, kind, words: `${words} (top first)`, cards: [...fieldValue(`scenario.${key}`, [])],
-  }));
-  const names = playerNames();
-  names.forEach((name, seat) => {
-    for (const [kind, key, words] of HANDS) {
-      const hands = fieldValue(`scenario.${key}`, []);
-      rows.push({id: `scenario.${key}.${seat}`, kind, words: `${name}: ${words}`,
-        cards: [...((hands.length ? hands : Array(n).fill([]))[seat] || [])]});
+function dropPath(object, path) {
+  const keys = path.split(".");
+  const parent = getPath(object, keys.slice(0, -1).join(".")) ?? (keys.length === 1 ? object : undefined);
+  if (parent && typeof parent === "object") delete parent[keys[keys.length - 1]];
+}
+
+// A field's value for a new case, or for a table of `seats` seats.
+function fresh(field, seats) {
+  return SEATED.has(field.kind) ? Array.from({length: seats}, () => copy(field.item)) : copy(field.default);
+}
+
+// -- the cards in the box ----------------------------------------------------------------------
+
+function boxCards(deck) { return game.form.box[deck] || []; }
+function words(deck, card) {
+  const found = boxCards(deck).find((item) => item.card === card);
+  return found ? found.words : String(card);
+}
+
+// Every card of `deck` the case names, field by field, leaving out the field `but` (its rest).
+function named(deck, but = null) {
+  const cards = [];
+  for (const field of game.form.fields) {
+    if (field.deck !== deck || field.path === but || !isSet(field)) continue;
+    const value = kase.values[field.path];
+    if (field.kind === "cards") cards.push(...value);
+    else if (field.kind === "seat-cards") for (const hand of value) cards.push(...hand);
+    else if (field.kind === "seat-laid") for (const laid of value) if (laid) cards.push(laid[0]);
+  }
+  return cards;
+}
+
+// The cards of `deck` still in the box once `cards` are taken out, in the box's order.
+function leftOf(deck, cards) {
+  const count = new Map();
+  for (const card of cards) count.set(card, (count.get(card) || 0) + 1);
+  const left = [];
+  for (const {card} of boxCards(deck)) {
+    if (count.get(card)) count.set(card, count.get(card) - 1);
+    else left.push(card);
+  }
+  return left;
+}
+
+const isSet = (field) => !field.optional || kase.set[field.path];
+
+// -- a case in, a case out ---------------------------------------------------------------------
+
+function openCase(data) {
+  game = games.find((item) => item.name === data.game);
+  if (!game) throw new Error(`the lab has no form for the game ${JSON.stringify(data.game)}`);
+  const setup = copy(data.setup || {});
+  const players = [...(data.players || [])];
+  kase = {game: game.name, question: data.question || "", players, seed: data.seed ?? 1,
+    values: {}, set: {}, extra: setup, outcomes: copy(data.outcomes || {}),
+    commands: [...(data.commands || [])], readings: []};
+  for (const field of game.form.fields) {
+    const value = getPath(setup, field.path);
+    dropPath(setup, field.path);
+    kase.set[field.path] = value !== undefined;
+    kase.values[field.path] = value !== undefined ? value : fresh(field, players.length);
+  }
+  for (const key of Object.keys(setup)) {
+    if (setup[key] && typeof setup[key] === "object" && !Object.keys(setup[key]).length) delete setup[key];
+  }
+  // A pile whose tail is the rest of the box in order shows only the cards chosen on top.
+  for (const field of game.form.fields) {
+    if (field.kind !== "cards" || !field.rest) continue;
+    const pile = kase.values[field.path];
+    const others = named(field.deck, field.path);
+    for (let top = 0; top <= pile.length; top += 1) {
+      const rest = leftOf(field.deck, [...others, ...pile.slice(0, top)]);
+      if (JSON.stringify(rest) === JSON.stringify(pile.slice(top))) {
+        kase.values[field.path] = pile.slice(0, top);
+        break;
+      }
     }
+  }
+  kase.readings = (data.readings || [{}, {}]).slice(0, 2).map((reading) => {
+    const options = copy(reading.options || {});
+    const values = {};
+    for (const field of game.form.options) {
+      values[field.path] = field.path in options ? options[field.path] : copy(field.default);
+      delete options[field.path];
+    }
+    return {name: reading.name || "", values, extra: options};
   });
-  for (const [kind, plural] of [["advisor", "advisors"], ["vehicle", "vehicles"], ["check", "checks"]]) {
-    const left = new Map();
-    for (const {card} of box[kind]) left.set(card, (left.get(card) || 0) + 1);
-    for (const row of rows) {
-      if (row.kind !== kind) continue;
-      for (const card of row.cards) left.set(card, (left.get(card) || 0) - 1);
+}
+
+function read() {
+  const setup = copy(kase.extra);
+  for (const field of game.form.fields) {
+    if (!isSet(field)) continue;
+    let value = copy(kase.values[field.path]);
+    if (field.kind === "cards" && field.rest) {
+      if (!value.length) continue;  // nothing chosen on top: the game's own pile
+      value = [...value, ...leftOf(field.deck, [...named(field.deck, field.path), ...value])];
     }
-    const out = [...left].flatMap(([card, count]) => Array(Math.max(0, count)).fill(card));
-    rows.push({id: `out.${kind}`, kind, words: `${plural} out of the game (F1)`, cards: out});
+    setPath(setup, field.path, value);
   }
-  return rows;
+  const outcomes = {};
+  for (const [name, results] of Object.entries(kase.outcomes)) if (results.length) outcomes[name] = [...results];
+  return {
+    game: kase.game, question: kase.question, players: [...kase.players], seed: kase.seed, setup,
+    readings: kase.readings.map((reading) => ({name: reading.name, options: {...copy(reading.extra), ...copy(reading.values)}})),
+    commands: [...kase.commands],
+    ...(Object.keys(outcomes).length ? {outcomes} : {}),
+  };
 }
 
-function writeRow(row) {
-  const [where, key, seat] = row.id.split(".");
-  if (where === "out") return;
-  const path = `${where}.${key}`;
-  const input = $(fieldId(path)) || addField(path, []);
-  if (seat === undefined) { input.value = JSON.stringify(row.cards); return; }
-  const n = playerNames().length;
-  const hands = JSON.parse(input.value);
-  const all = hands.length ? hands : Array(n).fill([]);
-  all[Number(seat)] = [...row.cards].sort((a, b) => a - b);
-  input.value = JSON.stringify(all);
+// The table grows or shrinks to `count` seats: every list of the position follows.
+function seat(count) {
+  const names = game.default_players.filter((name) => !kase.players.includes(name));
+  while (kase.players.length < count) kase.players.push(names.shift() || `Player ${kase.players.length + 1}`);
+  kase.players.length = count;
+  for (const field of game.form.fields) {
+    const value = kase.values[field.path];
+    if (SEATED.has(field.kind)) {
+      while (value.length < count) value.push(copy(field.item));
+      value.length = count;
+    } else if (field.kind === "seat" && value >= count) {
+      kase.values[field.path] = 0;
+    }
+  }
 }
 
-function drawCards() {
-  const cards = $("cards");
-  cards.hidden = $("game").value !== "autorama" || box === null;
-  if (cards.hidden) { cards.replaceChildren(); return; }
-  let rows;
-  try { rows = cardRows(); } catch { cards.replaceChildren(el("p", {class: "error"},
-    "The position's fields are not JSON; fix them to move cards by clicks.")); return; }
-  const words = new Map(Object.entries(box).map(([kind, list]) => [kind,
-    new Map(list.map((item) => [item.card, item.words]))]));
-  cards.replaceChildren(...rows.map((row) => el("div", {class: `card-row kind-${row.kind}${row.id.startsWith("out.") ? " out" : ""}`,
-    "data-row": row.id, "data-kind": row.kind},
-    el("span", {}, row.words),
-    ...row.cards.map((card, index) => el("button", {type: "button", "data-card": String(card),
-      "data-index": String(index), title: words.get(row.kind).get(card) || String(card),
-      class: picked && picked.row === row.id && picked.index === index ? "chosen" : ""},
-      row.kind === "check" ? `$${card}k` : String(card))))));
-  cards.classList.toggle("choosing", picked !== null);
+// -- the form ----------------------------------------------------------------------------------
+
+function numberInput(id, value, field, onChange) {
+  const input = el("input", {id, type: "number", step: "1", min: field.least, max: field.most || null, value: String(value)});
+  input.addEventListener("change", () => {
+    const number = Number(input.value);
+    if (input.value.trim() === "" || !Number.isInteger(number)) { input.value = String(value); return; }
+    onChange(number);
+  });
+  return input;
 }
 
-function clickCards(event) {
-  const rowNode = event.target.closest("[data-row]");
-  if (!rowNode) return;
-  const button = event.target.closest("button[data-card]");
-  const rows = cardRows();
-  const row = rows.find((item) => item.id === rowNode.dataset.row);
-  const hint = MOVES.autorama.hint;
-  if (picked === null) {
-    if (!button) return;
-    picked = {row: row.id, index: Number(button.dataset.index), card: button.dataset.card};
-    $("chosen").textContent = `${button.title} chosen: click the row it goes to, or the card it goes before.`;
-    drawCards();
-    return;
+function selectInput(id, choices, value, onChange) {
+  const select = el("select", {id}, ...choices.map(([key, text]) => el("option", {value: key}, text)));
+  select.value = value;
+  select.addEventListener("change", () => onChange(select.value));
+  return select;
+}
+
+function seatName(seat) { return kase.players[seat] || `seat ${seat}`; }
+
+// A row of cards (a pile or a hand): each card a button that takes it out, then a list of the
+// cards left in the box to add one.
+function cardsInput(id, field, cards, onChange) {
+  const row = el("div", {class: "card-list", id, "data-deck": field.deck});
+  cards.forEach((card, index) => {
+    const button = el("button", {type: "button", class: "card", "data-card": card, "data-index": index,
+      title: "take this card out"}, `${words(field.deck, card)} ×`);
+    button.addEventListener("click", () => { const next = [...cards]; next.splice(index, 1); onChange(next); });
+    row.append(button);
+  });
+  const full = field.kind === "seat-cards" && field.most && cards.length >= field.most;
+  if (!full) {
+    const left = [...new Set(leftOf(field.deck, named(field.deck)))];
+    const add = selectInput(`${id}-add`, [["", "add a card…"], ...left.map((card) => [String(card), words(field.deck, card)])], "",
+      (value) => { if (value !== "") onChange([...cards, Number(value)]); });
+    add.classList.add("add");
+    row.append(add);
   }
-  if (button && picked.row === row.id && picked.index === Number(button.dataset.index)) {
-    picked = null;
-    $("chosen").textContent = hint;
-    drawCards();
-    return;
+  return row;
+}
+
+function laidInput(id, field, laid, onChange) {
+  const span = el("span", {class: "laid"});
+  const [card, number] = laid || [null, null];
+  const left = [...new Set(leftOf(field.deck, named(field.deck)))];
+  if (card !== null && !left.includes(card)) left.unshift(card);
+  span.append(selectInput(`${id}-card`, [["", "none"], ...left.map((item) => [String(item), words(field.deck, item)])],
+    card === null ? "" : String(card), (value) => {
+      if (value === "") { onChange(null); return; }
+      const numbers = boxCards(field.deck).find((item) => item.card === Number(value))?.numbers || [];
+      onChange([Number(value), numbers[0] ?? 0]);
+    }));
+  if (card !== null) {
+    const numbers = boxCards(field.deck).find((item) => item.card === card)?.numbers || [];
+    span.append(selectInput(`${id}-number`, numbers.map((item) => [String(item), String(item)]), String(number),
+      (value) => onChange([card, Number(value)])));
   }
-  const from = rows.find((item) => item.id === picked.row);
-  const card = from ? from.cards[picked.index] : undefined;
-  if (card === undefined || String(card) !== picked.card) {
-    // The rows are read from the fields: one edited since the pick moved the cards under it.
-    dropPick();
-    return;
+  return span;
+}
+
+// The input (or inputs) of one field; `get()` is its value now and `change(value, redraw)`
+// stores a new one (a part changed is put into the value as it is then, never as drawn).
+function inputsOf(field, get, id, change) {
+  const value = get();
+  switch (field.kind) {
+    case "count": return numberInput(id, value, field, (v) => change(v));
+    case "choice": return selectInput(id, field.choices.map((c) => [c, c]), value, (v) => change(v));
+    case "flag": return selectInput(id, [["true", "yes"], ["false", "no"]], String(value), (v) => change(v === "true"));
+    case "seat": return selectInput(id, kase.players.map((_, s) => [String(s), seatName(s)]), String(value), (v) => change(Number(v)));
+    case "choices": return el("span", {class: "choices"}, ...field.choices.map((choice) => {
+      const box = el("input", {type: "checkbox", id: `${id}-${choice}`, checked: value.includes(choice)});
+      box.addEventListener("change", () => change(field.choices.filter((c) => (c === choice ? box.checked : get().includes(c)))));
+      return el("label", {}, box, ` ${choice}`);
+    }));
+    case "counts": return el("span", {class: "counts"}, ...field.labels.map((label, index) => el("label", {},
+      `${label} `, numberInput(`${id}-${index}`, value[index], field, (v) => { const next = [...get()]; next[index] = v; change(next); }))));
+    case "cards": return cardsInput(id, field, value, (v) => change(v, true));
+    default: return seatInputs(field, get, id, change);
   }
-  const name = box[from.kind].find((item) => item.card === card)?.words || String(card);
-  if (row.kind !== from.kind) {
-    $("chosen").textContent = `${name} is a card of the ${from.kind} deck: it goes only to a row of ${from.kind}s.`;
-    return;
+}
+
+function seatInputs(field, get, id, change) {
+  const table = el("div", {class: "seat-rows"});
+  get().forEach((item, seat) => {
+    const put = (v, redraw) => { const next = copy(get()); next[seat] = v; change(next, redraw); };
+    const sid = `${id}-${seat}`;
+    let input;
+    if (field.kind === "seat-counts") input = numberInput(sid, item, field, put);
+    else if (field.kind === "seat-flags") {
+      input = el("input", {type: "checkbox", id: sid, checked: Boolean(item)});
+      input.addEventListener("change", () => put(input.checked));
+    } else if (field.kind === "seat-choices") input = selectInput(sid, field.choices.map((c) => [c, c]), item, put);
+    else if (field.kind === "seat-cards") input = cardsInput(sid, field, item, (v) => put(v, true));
+    else input = laidInput(sid, field, item, (v) => put(v, true));
+    table.append(el("div", {class: "seat-row"}, el("label", {for: input.tagName === "SPAN" || input.tagName === "DIV" ? null : sid}, seatName(seat)), input));
+  });
+  return table;
+}
+
+function drawField(field) {
+  const id = fieldId(field.path);
+  const title = field.rule ? `${field.label} (${field.rule})` : field.label;
+  const box = el("div", {class: "field", "data-path": field.path, "data-kind": field.kind});
+  const head = el("div", {class: "field-head"}, el("label", {for: id}, title));
+  box.append(head);
+  if (field.optional) {
+    const on = el("input", {type: "checkbox", id: `${id}-set`, checked: Boolean(kase.set[field.path])});
+    on.addEventListener("change", () => { kase.set[field.path] = on.checked; changed(true); });
+    head.append(el("label", {class: "set"}, on, " set"));
+    if (!kase.set[field.path]) { box.append(el("span", {class: "muted unset"}, field.unset)); return box; }
   }
-  let at = button ? Number(button.dataset.index) : row.cards.length;
-  from.cards.splice(picked.index, 1);
-  if (from === row && picked.index < at) at -= 1;
-  row.cards.splice(at, 0, card);
-  picked = null;
-  writeRow(from);
-  if (row !== from) writeRow(row);
-  $("chosen").textContent = `${name} moved. ${hint}`;
-  drawCards();
+  box.append(inputsOf(field, () => kase.values[field.path], id, (value, redraw) => {
+    kase.values[field.path] = value;
+    changed(Boolean(redraw) || field.kind === "seat-laid");
+  }));
+  return box;
+}
+
+function drawOutcomes() {
+  const box = $("outcomes");
+  const outcomes = game.form.outcomes;
+  box.hidden = !outcomes.length;
+  box.replaceChildren(el("legend", {}, "What chance brings next (the lab plays the first seed from yours that gives it)"));
+  for (const outcome of outcomes) {
+    const results = kase.outcomes[outcome.name] || [];
+    const id = `o-${outcome.name}`;
+    const row = el("div", {class: "field", "data-outcome": outcome.name},
+      el("div", {class: "field-head"}, el("span", {}, outcome.rule ? `${outcome.label} (${outcome.rule})` : outcome.label)));
+    const list = el("div", {class: "seat-rows"});
+    results.forEach((result, index) => {
+      const put = (value) => {
+        const next = [...(kase.outcomes[outcome.name] || [])];
+        if (value === "") next.splice(index, 1); else next[index] = value;
+        kase.outcomes[outcome.name] = next;
+        changed(value === "");
+      };
+      list.append(el("div", {class: "seat-row"}, el("label", {for: `${id}-${index}`}, index === 0 ? "next" : `then (${index + 1})`),
+        selectInput(`${id}-${index}`, [...outcome.choices.map((c) => [c, c]), ["", "(take out)"]], result, put)));
+    });
+    row.append(list);
+    if (results.length < outcome.most) {
+      const add = el("button", {type: "button", id: `${id}-add`}, results.length ? "and then…" : "choose the next result");
+      add.addEventListener("click", () => { kase.outcomes[outcome.name] = [...results, outcome.choices[0]]; changed(true); });
+      row.append(add);
+    }
+    box.append(row);
+  }
+}
+
+function drawReadings() {
+  kase.readings.forEach((reading, index) => {
+    $(`name-${index}`).value = reading.name;
+    $(`options-${index}`).replaceChildren(...game.form.options.map((field) => {
+      const id = `opt-${index}-${field.path}`;
+      const input = inputsOf(field, () => reading.values[field.path], id, (value) => { reading.values[field.path] = value; changed(false); });
+      const book = field.kind === "flag" ? (field.default ? "yes" : "no") : [field.default].flat().join(", ");
+      return el("div", {class: "field", "data-option": field.path},
+        el("label", {for: id}, `${field.label} (${field.rule}; the library: ${book})`), input);
+    }));
+  });
+}
+
+function drawPlayers() {
+  const count = $("player-count");
+  count.replaceChildren(...Array.from({length: game.max_players - game.min_players + 1},
+    (_, index) => el("option", {value: String(game.min_players + index)}, String(game.min_players + index))));
+  count.value = String(kase.players.length);
+  $("players").replaceChildren(...kase.players.map((name, index) => {
+    const input = el("input", {id: `player-${index}`, value: name, size: 12, "aria-label": `seat ${index}'s name`});
+    input.addEventListener("change", () => { kase.players[index] = input.value.trim(); changed(true); });
+    return el("span", {class: "seat-name"}, el("span", {class: "muted"}, `${index}`), input);
+  }));
+}
+
+// The whole form, from the case (after a change of its shape: a seat, a card, a game).
+function drawForm() {
+  $("game").value = kase.game;
+  $("question").value = kase.question;
+  $("seed").value = String(kase.seed);
+  drawPlayers();
+  seers();
+  const kept = Object.keys(kase.extra).flatMap((key) => (kase.extra[key] && typeof kase.extra[key] === "object"
+    && !Array.isArray(kase.extra[key]) ? Object.keys(kase.extra[key]).map((inner) => `${key}.${inner}`) : [key]));
+  $("fields").replaceChildren(el("legend", {}, "Where everything stands (the library checks every change)"),
+    ...game.form.fields.map(drawField),
+    ...(kept.length ? [el("p", {class: "muted", id: "kept"}, `Kept as the case gave them: ${kept.join(", ")}.`)] : []));
+  drawOutcomes();
+  drawReadings();
+  $("commands").value = kase.commands.join("\n");
+}
+
+function changed(redraw) {
+  if (redraw) drawForm();
   play();
 }
 
-function dropPick() {
-  picked = null;
-  $("chosen").textContent = `The position changed since the card was picked: pick it again. ${MOVES.autorama.hint}`;
-  drawCards();
+function seers() {
+  const select = $("seen-by");
+  const was = select.value || "0";
+  const names = kase.players;
+  select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
+    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+  select.value = was === "spectator" || Number(was) < names.length ? was : "0";
 }
 
 function toFragment(text) {
@@ -297,128 +388,6 @@ function fromFragment(fragment) {
 function image(svg, label) {
   const data = btoa(String.fromCharCode(...new TextEncoder().encode(svg)));
   return el("img", {src: `data:image/svg+xml;base64,${data}`, alt: label, class: "picture"});
-}
-
-function fieldId(path) {
-  return `field-${path.replaceAll(".", "-")}`;
-}
-
-function fieldRow(path, value) {
-  const id = fieldId(path);
-  return el("div", {class: "field"},
-    el("label", {for: id}, path),
-    el("input", {id, "data-path": path, value: JSON.stringify(value), spellcheck: "false"}));
-}
-
-function playerNames() {
-  return $("players").value.split(",").map((name) => name.trim()).filter(Boolean);
-}
-
-function addField(path, value) {
-  const row = fieldRow(path, value);
-  $("fields").append(row);
-  return row.querySelector("input");
-}
-
-function show(kase) {
-  $("game").value = kase.game;
-  $("question").value = kase.question || "";
-  $("players").value = kase.players.join(", ");
-  $("seed").value = String(kase.seed);
-  const fields = $("fields");
-  fields.replaceChildren(fields.querySelector("legend") || el("legend", {}, "Where everything stands"));
-  for (const [key, value] of Object.entries(kase.setup || {})) {
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      for (const [inner, item] of Object.entries(value)) fields.append(fieldRow(`${key}.${inner}`, item));
-    } else {
-      fields.append(fieldRow(key, value));
-    }
-  }
-  kase.readings.forEach((reading, index) => {
-    $(`name-${index}`).value = reading.name;
-    $(`options-${index}`).value = JSON.stringify(reading.options || {});
-  });
-  $("commands").value = kase.commands.join("\n");
-  seers();
-  chosen = null;
-  picked = null;
-  if (kase.game !== "autorama") box = null;
-  drawCards();
-  $("chosen").textContent = (MOVES[kase.game] || {}).hint || "Type the position in the fields below.";
-}
-
-function seers() {
-  const select = $("seen-by");
-  const was = select.value || "0";
-  const names = playerNames();
-  select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
-    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
-  select.value = was === "spectator" || Number(was) < names.length ? was : "0";
-}
-
-function drawBoard(svgText) {
-  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
-  if (svg.nodeName !== "svg") return;
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  const shown = document.importNode(svg, true);
-  try { MOVES[$("game").value]?.layer?.(shown); } catch { /* fields not JSON: no click layer */ }
-  $("board").replaceChildren(shown);
-  markChosen();
-}
-
-function markChosen() {
-  for (const node of $("board").querySelectorAll(".chosen")) node.classList.remove("chosen");
-  if (chosen) $("board").querySelector(`[data-piece="${chosen}"]`)?.classList.add("chosen");
-  $("board").classList.toggle("choosing", chosen !== null);
-}
-
-function clickBoard(event) {
-  const moves = MOVES[$("game").value];
-  if (!moves || !moves.piece) return;
-  const piece = event.target.closest("[data-piece]");
-  if (piece && moves.piece(piece.dataset.piece)) {
-    chosen = chosen === piece.dataset.piece ? null : piece.dataset.piece;
-    $("chosen").textContent = chosen ? `${moves.words(chosen)} chosen: click where it goes.` : moves.hint;
-    markChosen();
-    return;
-  }
-  const place = chosen && moves.place(event.target, chosen);
-  if (!chosen || !place) return;
-  const error = $("case-error");
-  try { moves.move(chosen, place); } catch {
-    error.textContent = "The position's fields are not JSON; fix them to move by clicks.";
-    error.hidden = false;
-    return;
-  }
-  $("chosen").textContent = `${moves.words(chosen)} moved. ${moves.hint}`;
-  chosen = null;
-  play();
-}
-
-function read() {
-  const setup = {};
-  for (const input of $("fields").querySelectorAll("input[data-path]")) {
-    const path = input.dataset.path;
-    let value;
-    try { value = JSON.parse(input.value); } catch { throw new Error(`${path}: not a JSON value`); }
-    const [key, inner] = path.split(".");
-    if (inner === undefined) setup[key] = value;
-    else (setup[key] = setup[key] || {})[inner] = value;
-  }
-  const readings = [0, 1].map((index) => {
-    let options;
-    try { options = JSON.parse($(`options-${index}`).value || "{}"); } catch {
-      throw new Error(`reading ${index + 1}: the options are not JSON`);
-    }
-    return {name: $(`name-${index}`).value, options};
-  });
-  return {
-    game: $("game").value, question: $("question").value,
-    players: playerNames(),
-    seed: Number($("seed").value), setup, readings,
-    commands: $("commands").value.split("\n").map((line) => line.trim()).filter(Boolean),
-  };
 }
 
 function drawSide(index, trial, differences) {
@@ -487,31 +456,55 @@ async function play() {
 async function playOnce() {
   const error = $("case-error");
   error.hidden = true;
-  let kase;
-  try { kase = read(); } catch (problem) { error.textContent = problem.message; error.hidden = false; return; }
+  const body = read();
   const mine = ++asked;
   try {
     const seer = encodeURIComponent($("seen-by").value || "0");
-    const answer = await request(`/lab/compare?seen_by=${seer}`, {method: "POST", body: kase});
+    const answer = await request(`/lab/compare?seen_by=${seer}`, {method: "POST", body});
     if (mine !== asked) return;
     const first = answer.trials[0];
     if (first.steps.length) drawBoard(first.steps[0].picture);
+    else $("board").replaceChildren();
     $("board-refusal").hidden = !(first.refusal !== null && first.refused_at === null);
     $("board-refusal").textContent = $("board-refusal").hidden ? "" : `Refused: ${first.refusal}`;
     answer.trials.forEach((trial, index) => drawSide(index, trial, answer.differences));
-    const parts = answer.differences.filter((d) => d.first.length || d.second.length).length;
-    $("verdict").textContent = answer.same ? "Both readings give the same events."
-      : `The readings part at ${parts} step${parts === 1 ? "" : "s"}: the marked lines.`;
-    $("verdict").dataset.same = String(answer.same);
+    $("verdict").textContent = verdict(answer);
+    $("verdict").dataset.same = String(answer.same_events);
+    const played = $("seed-played");
+    played.hidden = !body.outcomes;
+    played.textContent = answer.seed === null ? "No seed gives the results chosen."
+      : `Played with seed ${answer.seed}: the first from ${body.seed} that gives the results chosen.`;
     keep(answer);
-    box = answer.box ?? null;
-    drawCards();
     document.body.dataset.played = String(Number(document.body.dataset.played || 0) + 1);
   } catch (problem) {
     if (mine !== asked) return;
     error.textContent = problem.message;
     error.hidden = false;
   }
+}
+
+// The verdict in words: the readings agree on every event, or where they part.
+function verdict(answer) {
+  if (answer.same_events) {
+    if (answer.trials[0].refusal !== null) return "Both readings give the same events, and the same refusal.";
+    return answer.same ? "Both readings give the same events."
+      : "Both readings give the same events; only the pictures differ.";
+  }
+  const parts = answer.differences.filter((d) => d.first.length || d.second.length).length;
+  const [one, two] = answer.trials;
+  if (!parts) {
+    return one.refusal === two.refusal ? "The readings part where one is refused: see the refusals."
+      : "The readings part at the refusal: the library refuses one and not the other.";
+  }
+  return `The readings part at ${parts} step${parts === 1 ? "" : "s"}: the marked lines.`;
+}
+
+function drawBoard(svgText) {
+  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+  if (svg.nodeName !== "svg") return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  $("board").replaceChildren(document.importNode(svg, true));
 }
 
 function drawSaved() {
@@ -549,27 +542,54 @@ async function openSaved(keepStep = false) {
   }
 }
 
-function start() {
-  let kase = STARTS.avanti;
+function choose(data) {
+  openCase(data);
+  drawForm();
+}
+
+async function start() {
+  try {
+    games = (await request("/lab/forms")).games;
+  } catch (problem) {
+    $("case-error").textContent = `The lab's forms did not come: ${problem.message}`;
+    $("case-error").hidden = false;
+    return;
+  }
+  $("game").replaceChildren(...games.map((item) => el("option", {value: item.name}, item.title)));
+  let data = games[0].form.example;
   if (location.hash.length > 1) {
-    try { kase = fromFragment(location.hash.slice(1)); } catch {
+    try { data = fromFragment(location.hash.slice(1)); } catch {
       $("case-error").textContent = "The link holds no case; here is an example instead.";
       $("case-error").hidden = false;
     }
   }
-  show(kase);
+  try { choose(data); } catch (problem) {
+    $("case-error").textContent = `${problem.message}; here is an example instead.`;
+    $("case-error").hidden = false;
+    choose(games[0].form.example);
+  }
   $("case").addEventListener("submit", (event) => { event.preventDefault(); play(); });
-  $("case").addEventListener("change", (event) => {
-    if (event.target.id === "players") seers();
-    if (picked !== null && event.target.id !== "game") dropPick();
-    if (event.target.id !== "game") play();
+  $("game").addEventListener("change", () => {
+    choose(games.find((item) => item.name === $("game").value).form.example);
+    play();
   });
-  $("board").addEventListener("click", clickBoard);
-  $("cards").addEventListener("click", clickCards);
-  $("game").addEventListener("change", () => { show(STARTS[$("game").value]); play(); });
+  $("player-count").addEventListener("change", () => { seat(Number($("player-count").value)); changed(true); });
+  $("question").addEventListener("change", () => { kase.question = $("question").value; play(); });
+  $("seed").addEventListener("change", () => {
+    const seed = Number($("seed").value);
+    if (Number.isInteger(seed) && $("seed").value.trim() !== "") { kase.seed = seed; play(); } else $("seed").value = String(kase.seed);
+  });
+  $("seen-by").addEventListener("change", () => play());
+  for (const index of [0, 1]) {
+    $(`name-${index}`).addEventListener("change", () => { kase.readings[index].name = $(`name-${index}`).value; play(); });
+  }
+  $("commands").addEventListener("change", () => {
+    kase.commands = $("commands").value.split("\n").map((line) => line.trim()).filter(Boolean);
+    play();
+  });
   $("load-json").addEventListener("click", () => {
-    try { show(JSON.parse($("json").value)); play(); } catch {
-      $("case-error").textContent = "That is not a case in JSON.";
+    try { choose(JSON.parse($("json").value)); play(); } catch (problem) {
+      $("case-error").textContent = problem instanceof SyntaxError ? "That is not a case in JSON." : problem.message;
       $("case-error").hidden = false;
     }
   });
