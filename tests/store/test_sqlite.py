@@ -22,7 +22,7 @@ from avanti.store import (
     StoreError,
     UnknownStream,
 )
-from avanti.store.sqlite import MAX_BATCH, SCHEMA_VERSION
+from avanti.store.sqlite import MAX_BATCH, SCHEMA_VERSION, _listing
 from tests.store.contract import StoreContract, in_thread
 
 
@@ -142,6 +142,27 @@ def test_a_file_of_the_first_schema_gets_command_digests(tmp_path: Path) -> None
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         rows = raw.execute("SELECT command_id, digest FROM commands ORDER BY command_id")
         assert rows.fetchall() == [("new", "d"), ("old", None)]
+
+
+def test_a_file_of_the_second_schema_gets_the_index_by_format(tmp_path: Path) -> None:
+    """Listing one format's records reads that format's rows only (an index by format and time,
+    schema version 3), also in a file written before the index, brought forward when opened."""
+    path = tmp_path / "old.db"
+    with SQLiteEventStore(path) as store:
+        for number in range(30):
+            store.create(
+                f"g{number}", format="toy" if number % 10 else "rare", format_version=1, setup={}
+            )
+    with sqlite3.connect(path) as raw:
+        raw.execute("DROP INDEX streams_by_format")
+        raw.execute("PRAGMA user_version = 2")
+    with SQLiteEventStore(path) as store:
+        assert [r.stream for r in store.streams(format="rare")] == ["g20", "g10", "g0"]
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+        query = "EXPLAIN QUERY PLAN " + _listing("rare", 0.0)
+        plan = raw.execute(query, {"format": "rare", "after": 0.0, "limit": 100}).fetchall()
+        assert any("streams_by_format" in str(row) for row in plan), plan
 
 
 # -- group commit --------------------------------------------------------------------------------

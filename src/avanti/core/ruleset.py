@@ -42,7 +42,7 @@ from attrs import Factory, field, frozen
 from avanti.core.codec import Codec
 from avanti.core.errors import CoreReason, IllegalCommand, InvalidSetup
 
-__all__ = ["Ruleset", "seats_of"]
+__all__ = ["Ruleset", "gives_nothing_up", "seats_of"]
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -70,7 +70,8 @@ def _decide_then_fold(
     return fold(state, events), events
 
 
-def _gives_nothing_up(command: object) -> bool:
+def gives_nothing_up(command: object) -> bool:
+    """The default :attr:`Ruleset.gives_up`: no command gives anything up for good."""
     return False
 
 
@@ -123,7 +124,7 @@ class Ruleset(Generic[SetupT, StateT, CommandT, EventT, ViewT, OutcomeT]):
     setup_rule: str = ""
     """The rule a setup of the wrong form breaks (the one that says what a game is set up with,
     ``"A1"``): named when a field of the setup does not hold its declared type."""
-    gives_up: Callable[[CommandT], bool] = _gives_nothing_up
+    gives_up: Callable[[CommandT], bool] = gives_nothing_up
     """Whether a command gives something up for its seat for good (Avanti's quitting a
     delivery run, A14): whoever stands in for an absent player (the server's clock) never
     chooses such a command while another is legal. Default: no command does."""

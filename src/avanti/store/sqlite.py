@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument, VersionConflict
@@ -52,11 +52,13 @@ IDLE_CONNECTIONS = 48
 busy server (AnyIO runs up to 40), so none is closed and opened again between two calls (each
 opening sets its pragmas, and the last one closed checkpoints the log)."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the tables this module writes (kept in ``PRAGMA user_version``).
 
-Version 2 added the ``digest`` of each command id's command; a file of version 1 is brought
-forward when it is opened (its older command ids keep no digest)."""
+Version 2 added the ``digest`` of each command id's command (the older command ids of a file
+brought forward keep none); version 3 an index of the streams by format and time, so that the
+records of one format are listed without reading the others. A file of an older version is
+brought forward when it is opened."""
 
 _SCHEMA = (
     """
@@ -71,6 +73,7 @@ CREATE TABLE streams (
     updated REAL NOT NULL
 ) WITHOUT ROWID""",
     "CREATE INDEX streams_by_updated ON streams (updated DESC, stream)",
+    "CREATE INDEX streams_by_format ON streams (format, updated DESC, stream)",
     """
 CREATE TABLE events (
     stream TEXT NOT NULL REFERENCES streams (stream),
@@ -97,7 +100,10 @@ CREATE TABLE commands (
 ) WITHOUT ROWID""",
 )
 
-_MIGRATIONS = {1: ("ALTER TABLE commands ADD COLUMN digest TEXT",)}
+_MIGRATIONS = {
+    1: ("ALTER TABLE commands ADD COLUMN digest TEXT",),
+    2: ("CREATE INDEX IF NOT EXISTS streams_by_format ON streams (format, updated DESC, stream)",),
+}
 """The statements that bring the tables of each older version to the next."""
 
 _RECORD = "SELECT stream, format, format_version, setup, metadata, version, created, updated "
@@ -149,6 +155,20 @@ class _Append:
         self.future: Future[int] = Future()
 
 
+class _Create:
+    """A new stream waiting for the writer thread (its row), and the future that answers it."""
+
+    __slots__ = ("future", "row")
+
+    def __init__(self, row: tuple[str, str, int, str, str, int, float, float]) -> None:
+        self.row = row
+        self.future: Future[StoredStream] = Future()
+
+
+_Request = _Append | _Create
+"""What the writer thread commits."""
+
+
 class SQLiteEventStore(EventStore):
     """An :class:`~avanti.store.base.EventStore` in an SQLite file (or ``":memory:"``).
 
@@ -198,7 +218,7 @@ class SQLiteEventStore(EventStore):
         self._pid = os.getpid()
         self._changed = threading.Condition()  # wakes waiters of this object at once
         # the writer thread (group commit), started by the first append of each process
-        self._requests: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self._requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_pid = 0
         with self._connection() as connection:
@@ -310,14 +330,12 @@ class SQLiteEventStore(EventStore):
     def _create(
         self, stream: str, format: str, format_version: int, setup: str, metadata: str
     ) -> StoredStream:
+        """Hand the new stream to the writer thread (committed with the appends and streams
+        that wait meanwhile) and wait for its answer."""
         now = time.time()
-        row = (stream, format, format_version, setup, metadata, 0, now, now)
-        with self._connection() as connection:
-            try:
-                connection.execute("INSERT INTO streams VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
-            except sqlite3.IntegrityError:
-                raise StreamExists(stream) from None
-        return _record(row)
+        request = _Create((stream, format, format_version, setup, metadata, 0, now, now))
+        self._submit(request)
+        return request.future.result()
 
     def _append(
         self,
@@ -352,6 +370,11 @@ class SQLiteEventStore(EventStore):
             for i, (event, text) in enumerate(zip(events, texts, strict=True))
         ]
         request = _Append(stream, rows, expected, command_id, digest, update, known)
+        self._submit(request)
+        return request.future
+
+    def _submit(self, request: _Request) -> None:
+        """Queue a request for the writer thread (started by the first of each process)."""
         with self._lock:
             if self._closed:
                 raise StoreError(f"the event store on {self._name} is closed")
@@ -367,18 +390,17 @@ class SQLiteEventStore(EventStore):
                 )
                 self._writer.start()
             self._requests.put(request)
-        return request.future
 
     # -- the writer thread: group commit -------------------------------------------------------
 
-    def _write(self, requests: queue.SimpleQueue[_Append | None]) -> None:
-        """The writer thread: take every append waiting, commit them in one transaction (one
-        sync to disk), answer each; until :meth:`close` sends ``None``."""
+    def _write(self, requests: queue.SimpleQueue[_Request | None]) -> None:
+        """The writer thread: take every append and new stream waiting, commit them in one
+        transaction (one sync to disk), answer each; until :meth:`close` sends ``None``."""
         while True:
             first = requests.get()
             if first is None:
                 return
-            batch = [first]
+            batch: list[_Request] = [first]
             stop = False
             while len(batch) < MAX_BATCH:
                 try:
@@ -398,7 +420,7 @@ class SQLiteEventStore(EventStore):
             if stop:
                 return
 
-    def _commit(self, batch: list[_Append]) -> None:
+    def _commit(self, batch: list[_Request]) -> None:
         """Commit ``batch`` in one transaction and answer each append; if the database fails
         (full, busy, an I/O error), try each append again alone, so each gets its own answer."""
         try:
@@ -413,24 +435,31 @@ class SQLiteEventStore(EventStore):
         for request, answer in zip(batch, answers, strict=True):
             if isinstance(answer, Exception):
                 request.future.set_exception(answer)
+            elif isinstance(request, _Create):
+                request.future.set_result(_record(request.row))
             else:
-                request.future.set_result(answer)
+                request.future.set_result(cast(int, answer))
         with self._changed:
             self._changed.notify_all()
 
-    def _transaction(self, batch: list[_Append]) -> list[int | Exception]:
-        """One ``BEGIN IMMEDIATE`` ... ``COMMIT`` for ``batch``: each append inside a savepoint
-        of its own, so one refused (a version conflict, a reused command id, an unknown stream)
-        is rolled back alone. Returns each append's version or its refusal, once committed."""
-        answers: list[int | Exception] = []
+    def _transaction(self, batch: list[_Request]) -> list[int | Exception | None]:
+        """One ``BEGIN IMMEDIATE`` ... ``COMMIT`` for ``batch``: each append (or new stream)
+        inside a savepoint of its own, so one refused (a version conflict, a reused command id,
+        an unknown stream, a name taken) is rolled back alone. Returns each append's version
+        (``None`` for a new stream) or its refusal, once committed."""
+        answers: list[int | Exception | None] = []
         with self._writing, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 for request in batch:
                     connection.execute("SAVEPOINT one_append")
                     try:
-                        answers.append(self._append_one(connection, request))
+                        if isinstance(request, _Create):
+                            answers.append(self._create_one(connection, request))
+                        else:
+                            answers.append(self._append_one(connection, request))
                     except (
+                        StreamExists,
                         VersionConflict,
                         CommandIdReused,
                         UnknownStream,
@@ -445,6 +474,14 @@ class SQLiteEventStore(EventStore):
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
         return answers
+
+    @staticmethod
+    def _create_one(connection: sqlite3.Connection, request: _Create) -> None:
+        """A new stream inside the writer's transaction; :class:`StreamExists` if taken."""
+        try:
+            connection.execute("INSERT INTO streams VALUES (?, ?, ?, ?, ?, ?, ?, ?)", request.row)
+        except sqlite3.IntegrityError:
+            raise StreamExists(request.row[0]) from None
 
     def _append_one(self, connection: sqlite3.Connection, request: _Append) -> int:
         """One append inside the writer's transaction; its new version, or raises."""
@@ -540,10 +577,7 @@ class SQLiteEventStore(EventStore):
     ) -> tuple[StoredStream, ...]:
         with self._connection() as connection:
             rows = connection.execute(
-                _RECORD + "FROM streams WHERE (:format IS NULL OR format = :format) "
-                "AND (:after IS NULL OR updated > :after) ORDER BY updated DESC, stream "
-                "LIMIT :limit",
-                {"format": format, "after": after, "limit": limit},
+                _listing(format, after), {"format": format, "after": after, "limit": limit}
             ).fetchall()
         return self._records(rows)
 
@@ -660,6 +694,17 @@ class SQLiteEventStore(EventStore):
         if found is None:
             raise UnknownStream(stream)
         return int(found[0])
+
+
+def _listing(format: str | None, after: float | None) -> str:
+    """The query of :meth:`SQLiteEventStore.streams`: its conditions written out (not ``:x IS
+    NULL OR ...``), so that one format's records are read by the index of that format."""
+    where = [
+        *(("format = :format",) if format is not None else ()),
+        *(("updated > :after",) if after is not None else ()),
+    ]
+    condition = f"WHERE {' AND '.join(where)} " if where else ""
+    return f"{_RECORD}FROM streams {condition}ORDER BY updated DESC, stream LIMIT :limit"
 
 
 def _tag(event: JSONValue) -> str | None:
