@@ -75,7 +75,9 @@ class ServerLimits:
     games_per_client: int = 20
     """Games in play (not over, moved in within :attr:`lobby_seconds`) one client address may
     have created; it creates another once one is over (429 ``rate-limited``). So a flood from
-    one address cannot push the others' games out of the lobby."""
+    one address cannot push the others' games out of the lobby. A server process counts them
+    from the recent games' records, read at most once a second, and from its own creations and
+    ends at once; another process's count from its next read."""
     seats_per_second: float = 1.0
     """Open seats one client address may take per second, on average (429 ``rate-limited``)."""
     seats_burst: int = 10

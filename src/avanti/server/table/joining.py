@@ -249,6 +249,7 @@ class Joining:
                 )
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
+            self.tables.made(hashed, stream, table=True)
             table = Table(info.name, tuple(seat or Seat("", None, None) for seat in seats))
             return Created(new_id, None, table, tokens)
 
@@ -400,6 +401,10 @@ class Joining:
             self.tables.games.create(table.game_id, started, metadata)
         except StreamExists:
             return
+        client = metadata["client"]
+        if isinstance(client, str):  # the address's table is its game now
+            self.tables.ended(table.record.stream)
+            self.tables.made(client, table.game_id)
         log(logging.INFO, "started", game=table.game_id, kind=info.name, seats=len(seats))
 
 

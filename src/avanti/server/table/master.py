@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import secrets
 import threading
 import time
@@ -83,6 +84,10 @@ NOTED_GAMES = 1_024
 
 NOTED_VERSIONS = 8
 """How many recent versions of a game :meth:`Tables.note` keeps."""
+
+ADMIT_SECONDS = 1.0
+"""How long the records of the recent games are counted from for :meth:`Tables.in_play` before
+they are read again (what this process does meanwhile counts at once)."""
 
 MAX_RETRIES = 8
 """How often a hand-over is tried again when another writer changed the seats meanwhile."""
@@ -275,6 +280,13 @@ class Tables:
         """The clock (Unix time) the lobby and the open tables' closing read; a test sets
         another."""
         self._noted: OrderedDict[str, dict[int, AnyGame]] = OrderedDict()
+        self.monotonic: Callable[[], float] = time.monotonic
+        """The clock (seconds) of :data:`ADMIT_SECONDS`; a test sets another."""
+        self._admitting = threading.Lock()
+        self._admitted_at = -math.inf
+        self._records: list[StoredStream] = []
+        self._made: dict[str, dict[str, tuple[float, bool]]] = {}
+        self._ended: set[str] = set()
         self._tables: OrderedDict[str, tuple[object, Table | None]] = OrderedDict()
         self.clock_now: Callable[[], float] = time.time
         """The clock (Unix time) of the timed games' moves: the append of a command of a timed
@@ -419,8 +431,11 @@ class Tables:
         return error
 
     def _acted(self, game: str, acted: Acted) -> Acted:
-        """Note the game a command left (a command at its version may catch up later)."""
+        """Note the game a command left (a command at its version may catch up later; a game
+        over is in play no more)."""
         self.note(game, acted.game)
+        if acted.game.is_over:
+            self.ended(game)
         return acted
 
     def note(self, game: str, seen: AnyGame) -> None:
@@ -479,13 +494,7 @@ class Tables:
                 Refusal.RATE_LIMITED, "too many games created from this address: wait a moment"
             )
         client = token_hash(client)[:16]  # the address itself is not kept
-        formats = (TABLE_FORMAT, *game_formats(None))
-        seconds = self.limits.lobby_seconds
-        at = self.now()
-        records = recent(self.games, formats, self.limits.list_limit, seconds, lambda: at)
-        closing = self.limits.open_table_seconds
-        live = [record for record in records if not table_expired(record, closing, at)]
-        open_games = client_tables(live, client)
+        open_games = self.in_play(client)
         if open_games >= self.limits.games_per_client:
             log(logging.WARNING, "limit", limit="games_per_client")
             raise ApiError(
@@ -493,6 +502,52 @@ class Tables:
                 f"this address has {open_games} games in play already: finish one first",
             )
         return client
+
+    def in_play(self, client: str) -> int:
+        """How many games and open tables ``client`` (the hash kept of an address) has in play.
+
+        Counted from the records of the recent games, read from the store at most once every
+        :data:`ADMIT_SECONDS`, and from what this process did since: the tables it created
+        (:meth:`made`) and the games it saw end. Another process's new games and ends count
+        from the next read.
+        """
+        now = self.monotonic()
+        with self._admitting:
+            if now - self._admitted_at >= ADMIT_SECONDS:
+                with self.lock:  # what happens from now on is kept beside what is read now
+                    self._made, self._ended = {}, set()
+                formats = (TABLE_FORMAT, *game_formats(None))
+                at = self.now()
+                seconds = self.limits.lobby_seconds
+                limit = self.limits.list_limit
+                self._records = recent(self.games, formats, limit, seconds, lambda: at)
+                self._admitted_at = now
+            records = self._records
+        at, closing = self.now(), self.limits.open_table_seconds
+        live = [record for record in records if not table_expired(record, closing, at)]
+        ids = {record.stream for record in live if client_tables([record], client)}
+        read = {record.stream for record in records}
+        with self.lock:
+            ended = set(self._ended)
+            made = dict(self._made.get(client, {}))
+        for stream, (since, table) in made.items():
+            if stream not in read and not (table and at - since > closing):  # a record decides
+                ids.add(stream)
+        return len(ids - ended)
+
+    def ended(self, stream: str) -> None:
+        """Count the game or open table ``stream`` as in play no more in :meth:`in_play` (this
+        process saw it end, or a table start its game)."""
+        with self.lock:
+            self._ended.add(stream)
+
+    def made(self, client: str, stream: str, *, table: bool = False) -> None:
+        """Count the game or open table (``table``) ``stream`` that this process just created
+        as ``client``'s (the hash kept of an address) in :meth:`in_play`; a table until it
+        closes (:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`)."""
+        at = self.now()
+        with self.lock:
+            self._made.setdefault(client, {})[stream] = (at, table)
 
     def new_id(self) -> str:
         """A fresh random game id (64 bits)."""
@@ -530,6 +585,7 @@ class Tables:
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
             self.note(new_id, started)
+            self.made(client, new_id)
             return Created(new_id, started, table, tokens)
 
     def change_record(

@@ -24,7 +24,6 @@ finds the rematch made already creates nothing and is not counted.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
@@ -129,8 +128,12 @@ class Rematch:
             metadata[CLOCK] = timing.seconds
         fresh = _fresh(seated.game)
         metadata.update(summary_of(fresh))
-        with contextlib.suppress(StreamExists):  # another seat asked first: that is the rematch
+        try:
             self.tables.games.create(new_id, fresh, metadata)
+        except StreamExists:  # another seat asked first: that is the rematch
+            return
+        if isinstance(client, str):
+            self.tables.made(client, new_id)
 
     def _bind(self, game: str, seat: int, digest: str) -> None:
         """Give the rematch's ``seat`` the token hash ``digest`` (once); when that takes the
