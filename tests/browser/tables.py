@@ -279,6 +279,16 @@ def play(
             if not act(tables[seat], game, command, step):
                 click_command(tables[seat], game, command, moved)
         version = game.version
-        wait_for(functools.partial(_past, served, game_id, version), "the command to land")
+        try:
+            wait_for(functools.partial(_past, served, game_id, version), "the command to land")
+        except AssertionError:  # a lost click or a stuck page: say what each page shows
+            shown = {
+                table.seat: {**table.page.evaluate(_STATE), "errors": table.errors}
+                for table in tables.values()
+            }
+            mover = "a bot's" if seat is None else f"seat {seat}'s ({command})"
+            raise AssertionError(
+                f"{mover} command at version {version} never landed; the pages show {shown}"
+            ) from None
         since = game.version
         step += 1

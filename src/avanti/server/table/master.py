@@ -187,14 +187,15 @@ class _Command:
         if request.command_id is not None:  # each seat's ids are its own: scoped by its token
             scope = token_hash(token)[:16] if token is not None else f"seat-{seat}"
             self.command_id = f"{scope}:{request.command_id}"
-        self.digest = request.digest()
+        # what a command id is bound to (none without one: no SHA-256 for every command)
+        self.digest = "" if self.command_id is None else request.digest()
         self.chosen = -1
         """The seat that acted, once decided."""
         self.timed = False
         self.allowed: dict[int, bool] = {}  # a command is rated once, however often decided
         self.stored: dict[str, Any] = {
             "command_id": self.command_id,
-            "command_digest": self.digest,
+            "command_digest": self.digest or None,
             "summarize": self.summarize,
         }
         """The store's arguments besides the game and :meth:`choose`."""
