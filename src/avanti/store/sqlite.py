@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from typing import Any, Literal, cast
@@ -107,6 +109,10 @@ _MIGRATIONS = {
 """The statements that bring the tables of each older version to the next."""
 
 _RECORD = "SELECT stream, format, format_version, setup, metadata, version, created, updated "
+
+WRITTEN = 4_096
+"""How many streams' newest versions written through one store object it keeps in memory, for
+its waiters to find without a query."""
 
 _PROBLEMS = {
     "SQLITE_BUSY": "is locked by another connection (still busy after {timeout:g} s)",
@@ -217,6 +223,7 @@ class SQLiteEventStore(EventStore):
         self._closed = False
         self._pid = os.getpid()
         self._changed = threading.Condition()  # wakes waiters of this object at once
+        self._written: OrderedDict[str, int] = OrderedDict()  # versions committed here
         # the writer thread (group commit), started by the first append of each process
         self._requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
@@ -432,6 +439,13 @@ class SQLiteEventStore(EventStore):
             for request in batch:
                 self._commit([request])
             return
+        with self._changed:  # what the waiters find without a query
+            for request, answer in zip(batch, answers, strict=True):
+                if isinstance(request, _Append) and isinstance(answer, int):
+                    self._written[request.stream] = answer
+                    self._written.move_to_end(request.stream)
+            while len(self._written) > WRITTEN:
+                self._written.popitem(last=False)
         for request, answer in zip(batch, answers, strict=True):
             if isinstance(answer, Exception):
                 request.future.set_exception(answer)
@@ -627,29 +641,37 @@ class SQLiteEventStore(EventStore):
         return self._records([row])[0]
 
     def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
-        """Appends through this object wake the waiter at once; appends by other connections or
-        processes are seen by polling the streams' versions in one query, at most 10 ms apart
-        (one thread watches every game of a server process, so it may poll often)."""
+        """Appends through this object wake the waiter at once, which finds their versions in
+        memory; appends by other connections or processes are seen by polling the streams'
+        versions in one query, at most 10 ms apart (one thread watches every game of a server
+        process: its own appends must not make it query the file each time)."""
         names = json.dumps(list(versions))
         deadline = time.monotonic() + seconds
         pause = 0.001
+        poll_at = -math.inf
         while True:
-            with self._connection() as connection:
-                rows = connection.execute(
-                    "SELECT stream, version FROM streams WHERE stream IN "
-                    "(SELECT value FROM json_each(?))",
-                    (names,),
-                ).fetchall()
-            if len(rows) < len(versions):
-                found = {row[0] for row in rows}
-                raise UnknownStream(next(name for name in versions if name not in found))
+            now = time.monotonic()
+            if now >= poll_at:
+                with self._connection() as connection:
+                    rows = connection.execute(
+                        "SELECT stream, version FROM streams WHERE stream IN "
+                        "(SELECT value FROM json_each(?))",
+                        (names,),
+                    ).fetchall()
+                if len(rows) < len(versions):
+                    found = {row[0] for row in rows}
+                    raise UnknownStream(next(name for name in versions if name not in found))
+                poll_at = now + pause
+                pause = min(pause * 1.5, 0.01)
+            else:
+                with self._changed:
+                    rows = [(name, self._written.get(name, -1)) for name in versions]
             moved = {stream: int(version) for stream, version in rows if version > versions[stream]}
             left = deadline - time.monotonic()
             if moved or left <= 0:
                 return moved
             with self._changed:
-                self._changed.wait(min(pause, left))
-            pause = min(pause * 1.5, 0.01)
+                self._changed.wait(max(0.0, min(poll_at - time.monotonic(), left)))
 
     def close(self) -> None:
         """Close every connection; the store refuses work afterwards."""
