@@ -300,10 +300,61 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                     "items": _obj({"position": _VERSION, "text": _STRING}),
                 },
                 "labels": {"type": "array", "items": _STRING},
+                "confirm": {
+                    "type": "array",
+                    "items": _STRING,
+                    "description": "Beside each label, the question to ask before sending its "
+                    'command (one that cannot be taken back, as quitting a run, A14), or `""` '
+                    "to send it at once.",
+                },
+                "standings": _nullable(_ref("Standings")),
             },
             description="A seat's table for the browser front end: its picture of the game "
-            "(SVG text), the events it may see from `after` on, each in words, and each of its "
-            "legal commands in words (what it does and costs), in the order of `legal`.",
+            "(SVG text), the events it may see from `after` on, each in words, each of its "
+            "legal commands in words (what it does and costs) and the question it asks first, "
+            "in the order of `legal`, and once the game is over its standings (`null` before).",
+        ),
+        "Standings": _obj(
+            {
+                "total": {
+                    "type": "string",
+                    "description": "What a total counts (`money`, `island space`, `fish`).",
+                },
+                "seats": {
+                    "type": "array",
+                    "items": _obj(
+                        {
+                            "seat": _SEAT,
+                            "name": _STRING,
+                            "total": {"type": "integer"},
+                            "shown": _STRING,
+                            "place": {"type": "integer", "minimum": 1},
+                            "won": {"type": "boolean"},
+                            "parts": {
+                                "type": "array",
+                                "items": _obj(
+                                    {
+                                        "words": _STRING,
+                                        "amount": {"type": "integer"},
+                                        "shown": _STRING,
+                                        "rule": _STRING,
+                                    }
+                                ),
+                                "description": "What the total is made of: the amounts add "
+                                "up to it exactly, each named with its rule (F19).",
+                            },
+                        }
+                    ),
+                    "description": "Every seat, best place first (equal seats share a place).",
+                },
+                "decided": {
+                    "type": "string",
+                    "description": "How a tie for the best total was broken, with its rule "
+                    '(F20: most cash; A20: the last run), or `""`.',
+                },
+                "rule": _STRING,
+            },
+            description="How a finished game came out, every total explained.",
         ),
         "StreamHello": _obj(
             {
