@@ -67,6 +67,14 @@ class GameInfo:
     """The sides a player picks at the start, by name (Avanti mare!'s fish friends and fisher
     fans, M2); empty for a game without sides. Each player picks freely: any mix is allowed."""
 
+    def default_sides(self, count: int) -> tuple[str, ...]:
+        """The sides of ``count`` seats when nobody picks: the game's sides in turn around the
+        table, the first one first (fish friends, fisher fans, fish friends, ... in Avanti
+        mare!, M2); empty for a game without sides."""
+        if not self.sides:
+            return ()
+        return tuple(self.sides[seat % len(self.sides)] for seat in range(count))
+
     @property
     def format(self) -> str:
         """The ``format`` field of this game's documents: its name."""

@@ -144,6 +144,22 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
         "seconds_per_move": _nullable({"type": "number"}),
         "created": {"type": "number"},
         "started": {"type": "boolean"},
+        "sides": _nullable(
+            {
+                "type": "array",
+                "items": _STRING,
+                "description": "Each seat's side as the game will start with it (M2): the one "
+                "its person picked, else the creator's, else the game's default; `null` for a "
+                "game without sides.",
+            }
+        ),
+        "free_sides": {
+            "type": "array",
+            "items": _STRING,
+            "description": "The sides a person who sits down may pick (`side` of a "
+            "SeatRequest): every side of the game, since each player decides (M2); empty for "
+            "a game without sides.",
+        },
     }
     return {
         "Error": _obj({"error": error_fields}, description="Every refusal, with its status."),
@@ -237,7 +253,16 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             description="A table that waits for players (`null`: an open seat), and the "
             "token's seat at it (`null`: none).",
         ),
-        "SeatRequest": _obj({"name": _STRING}, ("name",)),
+        "SeatRequest": _obj(
+            {
+                "name": _STRING,
+                "side": _nullable(_STRING),
+            },
+            ("name",),
+            description="Take the next open seat as `name`; in a game with sides, `side` picks "
+            "the seat's side among the table's `free_sides` (M2; left out: the side the "
+            "creator named, or the game's default).",
+        ),
         "TakenSeat": _obj(
             {"game_id": _STRING, "seat": _SEAT, "token": _STRING},
             description="The seat taken and its secret token, given once.",
