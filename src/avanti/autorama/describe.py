@@ -79,10 +79,14 @@ def describe(event: Event, setup: Setup | PublicSetup, *, seat: int | None = Non
     ('Bob bid $3,000.', 'You bid $3,000.')
     """
     names = tuple("you" if i == seat else name for i, name in enumerate(setup.players))
-    line = _LINES[type(event)](event, names)
+    return _spoken(_LINES[type(event)](event, names))
+
+
+def _spoken(line: str) -> str:
+    """A line as it reads to the seat it names "you": "You bid", not "you bids"."""
     if line.startswith("you "):
         line = "Y" + line[1:]
-    for third, second in _SECOND_PERSON:  # "you bid first", not "you bids first"
+    for third, second in _SECOND_PERSON:
         line = line.replace(third, second)
     return line
 
@@ -152,7 +156,7 @@ def _ended_in_full(
     totals = ", ".join(
         f"{names[score.seat]} {dollars(score.total)} ({_in_parts(score)})" for score in scores
     )
-    return _ended_line(e, names, totals)
+    return _spoken(_ended_line(e, names, totals))
 
 
 _SCORED = frozenset({Kind.CONTROLLER, Kind.RESTORATION_SPECIALIST, Kind.FINANCIAL_ADVISOR})
