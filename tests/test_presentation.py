@@ -218,7 +218,7 @@ def test_the_table_sends_each_commands_question_and_the_standings_at_the_end() -
         assert ("(A14)" in question) == isinstance(command, avanti.Quit)
         assert bool(question) == isinstance(command, avanti.Quit | avanti.PlayCard)
     assert table["standings"] is None
-    assert table_data(game, info, None, 0)["confirm"] == []  # type: ignore[index]
+    assert table_data(game, info, None, 0)["confirm"] == []
     over = finished("autorama", 3, 5)
     ended: Any = table_data(over, game_info("autorama"), 1, 0)
     expected = autorama_shown.standings(over.outcome, over.public_setup).to_data()
