@@ -2,9 +2,13 @@
 
 Each game has one name, used everywhere: its catalog key, the command line's ``--game``, its
 documents' ``format`` and the last part of its package (``avanti.mare`` is the game ``mare``).
-A game's package offers the common entry points (``new_game``, ``Game``, ``loads``, ``describe``,
-...), a ``bots`` module with its ``KIT`` and, optionally, a ``terminal`` module with its
-``DRAWING``. Packages are imported only when asked for.
+A game's package offers the common entry points (``new_game``, ``Game``, ``loads``, ...), a
+``presentation`` module with its ``PRESENTATION`` (a
+:class:`~avanti.core.presentation.Presentation`: its picture, its events and commands in words,
+the commands that ask first, its standings, its cards, its encoding and its lab form, declared
+once), a ``bots`` module with its ``KIT`` and, optionally, a ``terminal`` module with its
+``DRAWING``. Tools read these records and never probe a package for a function. Packages are
+imported only when asked for.
 
 Adding a game means one package and one entry: ``register(GameInfo(...))`` (see CONTRIBUTING.md).
 """
@@ -25,6 +29,7 @@ from avanti.core.errors import DecodeError, InvalidArgument, InvalidSetup, Unkno
 if TYPE_CHECKING:
     from avanti.core.bots import GameKit
     from avanti.core.labform import LabForm
+    from avanti.core.presentation import Presentation
     from avanti.core.terminal import Drawing
 
 __all__ = [
@@ -60,11 +65,15 @@ class GameInfo:
     formats: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
     """The sides a player picks at the start, by name (Avanti mare!'s fish friends and fisher
-    fans, M2); empty for a game without sides."""
-    lab_form: str | None = None
-    """Where the game's :class:`~avanti.core.labform.LabForm` is, as ``"module:NAME"``: what the
-    rules lab offers to set up a case of the game as a form; ``None`` for a game the lab takes
-    only as JSON. Read it with :meth:`load_lab_form`."""
+    fans, M2); empty for a game without sides. Each player picks freely: any mix is allowed."""
+
+    def default_sides(self, count: int) -> tuple[str, ...]:
+        """The sides of ``count`` seats when nobody picks: the game's sides in turn around the
+        table, the first one first (fish friends, fisher fans, fish friends, ... in Avanti
+        mare!, M2); empty for a game without sides."""
+        if not self.sides:
+            return ()
+        return tuple(self.sides[seat % len(self.sides)] for seat in range(count))
 
     @property
     def format(self) -> str:
@@ -95,46 +104,36 @@ class GameInfo:
             )
         return self.load().new_game(list(players), seed=seed, sides=[*sides])
 
+    def load_presentation(self) -> Presentation:
+        """How the game is shown: ``PRESENTATION`` in its package's ``presentation`` module."""
+        presentation: Presentation = importlib.import_module(
+            f"{self.package}.presentation"
+        ).PRESENTATION
+        return presentation
+
     def describe(self, event: object, setup: object, *, seat: int | None = None) -> str:
         """One line of plain English for an event, for ``seat`` (its own deeds in the second
         person) or, with ``None``, for anybody. A line may depend on earlier events (Avanti's
         road spaces follow the event marker): :meth:`narrate` tells a stream."""
-        module = self.load()
-        text: str = (
-            module.describe(event, setup)
-            if seat is None
-            else module.describe(event, setup, seat=seat)
-        )
-        return text
+        return self.load_presentation().describe(event, setup, seat=seat)
 
     def narrate(
         self, events: Sequence[object], setup: object, *, seat: int | None = None, after: int = 0
     ) -> tuple[str, ...]:
         """One line of plain English for each event of ``events[after:]``, for ``seat``; the
         events before ``after`` are read for what the lines depend on (the game's ``narrate``)."""
-        narrate = getattr(self.load(), "narrate", None)
-        if narrate is None:  # a game whose lines need no earlier event
-            return tuple(self.describe(event, setup, seat=seat) for event in events[after:])
-        lines: tuple[str, ...] = narrate(events, setup, seat=seat, after=after)
-        return lines
+        return self.load_presentation().narrate(events, setup, seat=seat, after=after)
 
     def box(self) -> dict[str, tuple[tuple[int, str], ...]] | None:
-        """The game's cards by kind, each with its words (the package's ``box``), for a tool
-        that lists them, such as the lab's card rows; ``None`` for a game without one, whose
-        positions are set on the board."""
-        box = getattr(self.load(), "box", None)
-        if box is None:
-            return None
-        cards: dict[str, tuple[tuple[int, str], ...]] = box()
-        return cards
+        """The game's cards by kind, each with its words (its presentation's ``box``), for a
+        tool that lists them, such as the lab's card rows; ``None`` for a game without one,
+        whose positions are set on the board."""
+        box = self.load_presentation().box
+        return None if box is None else box()
 
     def load_lab_form(self) -> LabForm | None:
-        """The game's form for the rules lab (:attr:`lab_form`), or ``None``."""
-        if self.lab_form is None:
-            return None
-        module, _, name = self.lab_form.partition(":")
-        form: LabForm = getattr(importlib.import_module(module), name)
-        return form
+        """The game's form for the rules lab (its presentation's ``lab``), or ``None``."""
+        return self.load_presentation().lab
 
     def player_names(self, count: int | None = None) -> tuple[str, ...]:
         """``count`` distinct player names: the default table, then more names as needed.
@@ -195,7 +194,6 @@ register(
         min_players=3,
         max_players=5,
         default_players=("Jack", "Isabella", "Tina", "Steve"),
-        lab_form="avanti.avanti.lab:FORM",
     )
 )
 register(
@@ -208,7 +206,6 @@ register(
         default_players=("Ann", "Bob", "Cy"),
         formats=("avanti.mare",),
         sides=("fish-friends", "fisher-fans"),
-        lab_form="avanti.mare.lab:FORM",
     )
 )
 register(
@@ -220,7 +217,6 @@ register(
         max_players=6,
         default_players=("Isaac", "Becky", "Chloe", "Dave"),
         formats=("avanti.autorama",),
-        lab_form="avanti.autorama.lab:FORM",
     )
 )
 

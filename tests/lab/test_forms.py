@@ -1,4 +1,4 @@
-"""The lab's case forms (``GameInfo.lab_form``): each game's declaration names real setup
+"""The lab's case forms (its presentation's ``lab``): each game's declaration names real setup
 fields and options, its example plays, a case may name the die's next rolls as outcomes (M3),
 the verdict knows equal readings, and no file of the lab names a game."""
 

@@ -813,6 +813,7 @@ def shape_of(example: dict[str, Any]) -> str:
         ("state" in keys and "taken" in keys, "OpenTable"),
         (keys == {"game_id", "seat", "token"}, "TakenSeat"),
         (keys == {"name"}, "SeatRequest"),
+        ("decided" in keys, "Standings"),
         (keys == {"game_id", "bots"}, "StartedTable"),
         ("seats" in keys, "CreatedGame"),
         ("games" in keys, "GameList"),

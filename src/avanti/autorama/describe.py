@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES, dollars, kind_of
+from avanti.autorama.cards import ADVISORS, CHECKS, VEHICLES, Kind, dollars, kind_of
 from avanti.autorama.events import (
     AdvisorHired,
     AdvisorPlayed,
@@ -29,7 +29,9 @@ from avanti.autorama.events import (
     VehiclesRevealed,
     VehicleTakenBack,
 )
-from avanti.autorama.setup import PublicSetup, Setup
+from avanti.autorama.scoring import Score, score_seat
+from avanti.autorama.setup import PublicSetup, Scenario, Setup
+from avanti.autorama.standings import parts, tie_break
 
 __all__ = ["advisor_name", "box", "describe", "narrate"]
 
@@ -77,10 +79,14 @@ def describe(event: Event, setup: Setup | PublicSetup, *, seat: int | None = Non
     ('Bob bid $3,000.', 'You bid $3,000.')
     """
     names = tuple("you" if i == seat else name for i, name in enumerate(setup.players))
-    line = _LINES[type(event)](event, names)
+    return _spoken(_LINES[type(event)](event, names))
+
+
+def _spoken(line: str) -> str:
+    """A line as it reads to the seat it names "you": "You bid", not "you bids"."""
     if line.startswith("you "):
         line = "Y" + line[1:]
-    for third, second in _SECOND_PERSON:  # "you bid first", not "you bids first"
+    for third, second in _SECOND_PERSON:
         line = line.replace(third, second)
     return line
 
@@ -90,6 +96,8 @@ _SECOND_PERSON = (
     ("You kept their", "You kept your"),
     ("; you bids first.", "; you bid first."),
     ("; you plays first.", "; you play first."),
+    (" you wins", " you win"),
+    (". you ", ". You "),
 )
 """The words of a line that change when it speaks to its own seat, as they read then."""
 
@@ -101,9 +109,65 @@ def narrate(
     seat: int | None = None,
     after: int = 0,
 ) -> tuple[str, ...]:
-    """One line per event of ``events[after:]``, as :func:`describe` says it for ``seat``
-    (every game offers ``narrate``; in Autorama no line depends on an earlier event)."""
-    return tuple(describe(event, setup, seat=seat) for event in events[after:])
+    """One line per event of ``events[after:]``, as :func:`describe` says it for ``seat``,
+    but for the end (:class:`~avanti.autorama.GameEnded`): told after the sales and advisors
+    before it, it names what each total is made of, every Controller, Restoration Specialist
+    and Financial Advisor on its own (F19), so the line adds up."""
+    lines = []
+    for index in range(after, len(events)):
+        event = events[index]
+        line = describe(event, setup, seat=seat)
+        if isinstance(event, GameEnded):
+            line = _ended_in_full(event, events[:index], setup, seat) or line
+        lines.append(line)
+    return tuple(lines)
+
+
+def _ended_in_full(
+    e: GameEnded, before: Sequence[Event], setup: Setup | PublicSetup, seat: int | None
+) -> str | None:
+    """The end with each total in its parts (F19), found again from the checks sold and the
+    advisors played face up before it (F9, F12, F17) and the cash the end shows; ``None``
+    when they do not give the totals the end records (a position set up with checks nobody
+    saw sold)."""
+    players = len(e.totals)
+    if len(e.cash) != players or len(setup.players) != players:
+        return None
+    checks: list[list[int]] = [[] for _ in range(players)]
+    kept: list[list[int]] = [[] for _ in range(players)]
+    scenario = setup.scenario
+    if scenario is not None:
+        if any(scenario.checks if isinstance(scenario, Scenario) else scenario.check_counts):
+            return None
+        for number, cards in enumerate(scenario.kept[:players]):
+            kept[number].extend(cards)
+    for event in before:
+        if isinstance(event, VehicleSold):
+            checks[event.seat].append(event.check)
+        elif isinstance(event, AdvisorPlayed) and kind_of(event.advisor) in _SCORED:
+            kept[event.seat].append(event.advisor)
+    scores = [
+        score_seat(number, tuple(checks[number]), tuple(kept[number]), e.cash[number])
+        for number in range(players)
+    ]
+    if tuple(score.total for score in scores) != e.totals:
+        return None
+    names = tuple("you" if i == seat else name for i, name in enumerate(setup.players))
+    totals = ", ".join(
+        f"{names[score.seat]} {dollars(score.total)} ({_in_parts(score)})" for score in scores
+    )
+    return _spoken(_ended_line(e, names, totals))
+
+
+_SCORED = frozenset({Kind.CONTROLLER, Kind.RESTORATION_SPECIALIST, Kind.FINANCIAL_ADVISOR})
+"""The advisors that stay for scoring once played (F12)."""
+
+
+def _in_parts(score: Score) -> str:
+    """The parts of a total (F19), the checks first; a part that adds nothing is left out."""
+    checks, *rest = parts(score)
+    said = [f"{part.shown} {part.words}" for part in rest if part.amount]
+    return " + ".join([f"{checks.shown} in checks", *said])
 
 
 def _shuffled(e: DecksShuffled, names: tuple[str, ...]) -> str:
@@ -199,12 +263,20 @@ def _sold(e: VehicleSold, names: tuple[str, ...]) -> str:
 
 
 def _ended(e: GameEnded, names: tuple[str, ...]) -> str:
-    """The totals, each with its checks, cash and bonus where the event records them (F19)."""
+    """The totals, each with its checks, cash and bonus where the event records them (F19),
+    and the rule that broke a tie (F20)."""
     totals = ", ".join(
         f"{names[s]} {dollars(t)}{_breakdown(e, s, t)}" for s, t in enumerate(e.totals)
     )
+    return _ended_line(e, names, totals)
+
+
+def _ended_line(e: GameEnded, names: tuple[str, ...], totals: str) -> str:
     winners = " and ".join(names[s] for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
+    decided = tie_break(names, e.totals, e.cash, e.winners)
+    if decided:
+        return f"Game over: {totals}. {decided}."
     return f"Game over: {totals}. {winners} {verb}."
 
 

@@ -128,4 +128,4 @@ FORM = LabForm(
         "commands": ["bid 4000", "pass", "pass"],
     },
 )
-"""The For Sale: Autorama case form of the rules lab (the catalog entry's ``lab_form``)."""
+"""The For Sale: Autorama case form of the rules lab (its presentation's ``lab``)."""

@@ -34,7 +34,8 @@ class Score:
     """One player's money at the end (F19), in thousands of dollars.
 
     ``checks`` are the check values as dealt, ``check_total`` their worth after ``assignments``;
-    ``bonus`` is the Financial Advisors' bonus; ``total = check_total + cash + bonus``.
+    ``bonus`` is the Financial Advisors' bonus; ``total = check_total + cash + bonus``;
+    ``financial`` names the Financial Advisors that earned it, one ``cash`` each.
     """
 
     seat: int
@@ -44,6 +45,7 @@ class Score:
     cash: int
     bonus: int
     total: int
+    financial: tuple[int, ...] = ()
 
 
 @frozen
@@ -116,8 +118,8 @@ def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: 
     """F19: one player's money from their checks, kept advisors and cash."""
     assignments = _best_assignment(checks, kept)
     check_total = sum(checks) + sum(a.worth - a.check for a in assignments)
-    financial = sum(1 for a in kept if kind_of(a) is Kind.FINANCIAL_ADVISOR)
-    bonus = financial * cash
+    financial = tuple(sorted(a for a in kept if kind_of(a) is Kind.FINANCIAL_ADVISOR))
+    bonus = len(financial) * cash
     return Score(
         seat=seat,
         checks=checks,
@@ -126,6 +128,7 @@ def score_seat(seat: int, checks: tuple[int, ...], kept: tuple[int, ...], cash: 
         cash=cash,
         bonus=bonus,
         total=check_total + cash + bonus,
+        financial=financial,
     )
 
 

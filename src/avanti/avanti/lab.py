@@ -196,4 +196,4 @@ FORM = LabForm(
         "commands": ["drive", "drive", "drive"],
     },
 )
-"""The Avanti case form of the rules lab (the catalog entry's ``lab_form``)."""
+"""The Avanti case form of the rules lab (its presentation's ``lab``)."""

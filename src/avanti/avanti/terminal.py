@@ -14,6 +14,7 @@ from rich.text import Text
 from avanti.avanti.commands import Command, PlaceEventMarker, Quit
 from avanti.avanti.events import GameEnded, RoundStarted, RunEnded
 from avanti.avanti.explain import explain
+from avanti.avanti.presentation import confirm
 from avanti.avanti.setup import Setup
 from avanti.avanti.views import View
 from avanti.core.terminal import Drawing, NumberChoice
@@ -158,12 +159,10 @@ def _after(events: tuple[Any, ...]) -> bool:
 
 
 def _confirm(setup: Setup, command: Command) -> str:
-    """Quitting a run cannot be taken back (A14): the terminal asks first."""
+    """Quitting a run cannot be taken back (A14): the terminal asks first, in the words of
+    the game's presentation."""
     if isinstance(command, Quit):
-        return (
-            "Quit this delivery run? Your car stays where it is and you lay no more cards "
-            "until the run ends (A14). Type 'yes' to quit, anything else to choose again: "
-        )
+        return f"{confirm(setup, command)} Type 'yes' to quit, anything else to choose again: "
     return ""
 
 

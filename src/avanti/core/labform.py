@@ -6,10 +6,10 @@ player count, cards from the game's box, a card laid with one of its numbers), t
 reading may change, the cards in its box (each :class:`BoxCard` with its words and numbers),
 the random draws a case may name as outcomes (each an :class:`Outcome`: the next rolls of a
 die) and an example case. The lab's page builds its forms from :meth:`LabForm.to_data` and
-names no game; the catalog entry points at the game's form (``GameInfo.lab_form``).
+names no game; the game's presentation holds its form (``Presentation.lab``).
 
-This record is the lab's share of what a game shows of itself; it is named and kept apart so
-that it may later become one part of a wider per-game presentation record.
+This record is the lab's share of what a game shows of itself: one field (``lab``) of the
+game's :class:`~avanti.core.presentation.Presentation`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ reached through the catalog, so a case of any catalog game runs the same way.
 
 from __future__ import annotations
 
-import inspect
 import json
 from typing import Any
 
@@ -18,6 +17,7 @@ from attrs import frozen
 
 from avanti.catalog import game_info
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
+from avanti.core.presentation import Presentation
 from avanti.core.svg import Svg
 from avanti.lab.case import Case, Reading, _thawed
 from avanti.lab.outcomes import played_seed
@@ -171,22 +171,16 @@ def seat_and_text(command: str) -> tuple[int | None, str]:
     return None, command.strip()
 
 
-def _narrate(module: Any, game: Any, after: int, marker: object) -> tuple[str, ...]:
+def _narrate(shown: Presentation, game: Any, after: int, marker: int | None) -> tuple[str, ...]:
     """The events of ``game`` from ``after`` on, in words, for nobody in particular: the lab
-    shows every hidden fact. A game whose ``narrate`` takes a ``marker`` (lines that name places
-    counted from a marker) is told where the marker stood in the position."""
-    narrate = module.narrate
-    keywords: dict[str, Any] = {}
-    if "marker" in inspect.signature(narrate).parameters:
-        keywords["marker"] = marker
-    lines: tuple[str, ...] = narrate(game.events, game.setup, after=after, **keywords)
-    return lines
+    shows every hidden fact. A game whose lines name places counted from a marker (its
+    presentation's ``marker``) is told where the marker stood in the position."""
+    return shown.tell(game.events, game.setup, after=after, marker=marker)
 
 
-def _picture(module: Any, game: Any, seen_by: int | None) -> Svg:
+def _picture(shown: Presentation, game: Any, seen_by: int | None) -> Svg:
     view = game.view(seen_by)
-    svg: Svg = module.picture(view, table=game.public_setup, last=game.last_events())
-    return svg
+    return Svg(shown.picture(view, table=game.public_setup, last=game.last_events()))
 
 
 def _seer(case: Case, seen_by: int | None) -> int | None:
@@ -202,14 +196,14 @@ def play(case: Case, reading: Reading, *, seen_by: int | None = None) -> Trial:
 
     :raises InvalidArgument: ``seen_by`` is no seat of the case.
     """
-    module = game_info(case.game).load()
+    shown = game_info(case.game).load_presentation()
     seen_by = _seer(case, seen_by)
     try:
         game = start(case, reading)
     except (InvalidSetup, DecodeError) as error:
         return Trial(reading, (), str(error), None)
-    steps = [Step("", (), _picture(module, game, seen_by))]
-    marker = getattr(game.view(None), "marker", None)
+    steps = [Step("", (), _picture(shown, game, seen_by))]
+    marker = None if shown.marker is None else shown.marker(game.view(None))
     for index, command in enumerate(case.commands):
         seat, text = seat_and_text(command)
         before = game.version
@@ -217,8 +211,8 @@ def play(case: Case, reading: Reading, *, seen_by: int | None = None) -> Trial:
             game = game.execute(game.parse_notation(text, seat))
         except IllegalCommand as error:  # also for a seat that is not at the table
             return Trial(reading, tuple(steps), str(error), index)
-        lines = _narrate(module, game, before, marker)
-        steps.append(Step(command, lines, _picture(module, game, seen_by)))
+        lines = _narrate(shown, game, before, marker)
+        steps.append(Step(command, lines, _picture(shown, game, seen_by)))
     return Trial(reading, tuple(steps))
 
 

@@ -63,7 +63,7 @@ def pytest_text(case: Case) -> str:
     ]
     documents = "".join(f"    {text!r},\n" for text in texts)
     commands = "".join(f"    {seat_and_text(c)!r},\n" for c in case.commands)
-    marker = "marker" in _narrate_parameters(case.game)
+    marker = game_info(case.game).load_presentation().marker is not None
     told = ", marker=start.view(None).marker" if marker else ""
     taken: set[str] = set()
     tests = "\n\n".join(_test(case, trial, i, taken) for i, trial in enumerate(trials))
@@ -96,9 +96,3 @@ def play(document: str, commands: tuple[tuple[int | None, str], ...]) -> tuple[s
 
 
 {tests}'''
-
-
-def _narrate_parameters(game: str) -> tuple[str, ...]:
-    import inspect
-
-    return tuple(inspect.signature(game_info(game).load().narrate).parameters)

@@ -47,19 +47,19 @@ def step_through(info: GameInfo, game: Any, *, seen_by: int | None = None) -> tu
     players = len(setup.players)
     if seen_by is not None and (type(seen_by) is not int or not 0 <= seen_by < players):
         raise InvalidArgument(f"seen_by must be a seat 0..{players - 1} or None")
-    module = info.load()
+    shown = info.load_presentation()
     events = game.events
     table = game.public_setup
     cuts = [index for index, event in enumerate(events) if rules.cause(event) is not None]
     boundaries = [cuts[0] if cuts else len(events), *cuts[1:], len(events)]
-    lines = info.narrate(events, setup)
+    lines = shown.narrate(events, setup)
     state, _ = rules.start(setup)
     moments: list[Moment] = []
     before = 0
     for version in boundaries:
         state = rules.fold(state, events[before:version])
         command = rules.cause(events[before]) if before < version and moments else None
-        picture: Svg = module.picture(rules.view(state, seen_by), table=table)
+        picture = Svg(shown.picture(rules.view(state, seen_by), table=table))
         moments.append(Moment(version, command, tuple(lines[before:version]), picture))
         before = version
     return tuple(moments)

@@ -118,4 +118,4 @@ FORM = LabForm(
         "commands": ["roll"],
     },
 )
-"""The Avanti mare! case form of the rules lab (the catalog entry's ``lab_form``)."""
+"""The Avanti mare! case form of the rules lab (its presentation's ``lab``)."""

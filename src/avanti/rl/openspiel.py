@@ -105,7 +105,7 @@ CHANCE_MODES = {
 def _facts(name: str, players: int, document: str) -> Facts:
     """The facts of the game a document holds (its own options and setup)."""
     table = _table(name, players)
-    facts: Facts = table.package.encoding(table.start_from(document).game.public_setup).facts
+    facts: Facts = table.make_encoding(table.start_from(document).game.public_setup).facts
     return facts
 
 

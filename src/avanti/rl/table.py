@@ -25,6 +25,7 @@ library plays from that seed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -107,9 +108,11 @@ class Table:
         """The players' names, from the catalog's default table."""
         self.package: ModuleType = info.load()
         """The game's package."""
-        make = getattr(self.package, "encoding", None)
+        make = info.load_presentation().encoding
         if make is None:
-            raise InvalidArgument(f"{info.title} offers no encoding ({info.package}.encoding)")
+            raise InvalidArgument(f"{info.title} offers no encoding (its presentation's encoding)")
+        self.make_encoding: Callable[[Any], Encoding[Any, Any, Any]] = make
+        """The game's encoding for a public setup (its presentation's ``encoding``)."""
         sample = self.package.new_game(list(self.names), seed=SCRIPTED_SEED)
         self.encoding: Encoding[Any, Any, Any] = make(sample.public_setup)
         """The game's encoding for this table's public setup."""

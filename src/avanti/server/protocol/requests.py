@@ -28,6 +28,7 @@ __all__ = [
     "CommandRequest",
     "Hello",
     "NewGame",
+    "SeatRequest",
     "decode",
     "illegal",
     "name_key",
@@ -269,6 +270,33 @@ class NewGame:
             sides=None if sides is None else tuple(str(side) for side in sides),
             seconds_per_move=None if seconds is None else float(seconds),
         )
+
+
+@frozen(kw_only=True)
+class SeatRequest:
+    """A ``POST /games/{id}/seats`` body: the ``name`` of the person who takes the next open
+    seat (checked as the seat is taken) and, in a game with sides, the ``side`` they pick
+    (Avanti mare!'s ``"fish-friends"`` or ``"fisher-fans"``: each player decides, M2);
+    ``None`` keeps the side the table's creator named for the seat, or the game's default."""
+
+    name: object
+    """The name, as sent (read in Unicode's composed form and checked when the seat is
+    taken)."""
+    side: str | None = None
+    """The side picked, by name, or ``None``."""
+
+    @classmethod
+    def read(cls, body: JSONValue) -> SeatRequest:
+        """The request in a parsed body (400 for another shape)."""
+        if not isinstance(body, dict) or "name" not in body or set(body) - {"name", "side"}:
+            raise ApiError(
+                Refusal.BAD_REQUEST,
+                """the body must be {"name": "Ann"}, or {"name": "Ann", "side": "fish-friends"}""",
+            )
+        side = body.get("side")
+        if side is not None and not isinstance(side, str):
+            raise ApiError(Refusal.BAD_REQUEST, "'side' must name a side of the game, or be null")
+        return cls(name=body["name"], side=side)
 
 
 @frozen(kw_only=True)

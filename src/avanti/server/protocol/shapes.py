@@ -144,6 +144,22 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
         "seconds_per_move": _nullable({"type": "number"}),
         "created": {"type": "number"},
         "started": {"type": "boolean"},
+        "sides": _nullable(
+            {
+                "type": "array",
+                "items": _STRING,
+                "description": "Each seat's side as the game will start with it (M2): the one "
+                "its person picked, else the creator's, else the game's default; `null` for a "
+                "game without sides.",
+            }
+        ),
+        "free_sides": {
+            "type": "array",
+            "items": _STRING,
+            "description": "The sides a person who sits down may pick (`side` of a "
+            "SeatRequest): every side of the game, since each player decides (M2); empty for "
+            "a game without sides.",
+        },
     }
     return {
         "Error": _obj({"error": error_fields}, description="Every refusal, with its status."),
@@ -237,7 +253,16 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             description="A table that waits for players (`null`: an open seat), and the "
             "token's seat at it (`null`: none).",
         ),
-        "SeatRequest": _obj({"name": _STRING}, ("name",)),
+        "SeatRequest": _obj(
+            {
+                "name": _STRING,
+                "side": _nullable(_STRING),
+            },
+            ("name",),
+            description="Take the next open seat as `name`; in a game with sides, `side` picks "
+            "the seat's side among the table's `free_sides` (M2; left out: the side the "
+            "creator named, or the game's default).",
+        ),
         "TakenSeat": _obj(
             {"game_id": _STRING, "seat": _SEAT, "token": _STRING},
             description="The seat taken and its secret token, given once.",
@@ -300,10 +325,61 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                     "items": _obj({"position": _VERSION, "text": _STRING}),
                 },
                 "labels": {"type": "array", "items": _STRING},
+                "confirm": {
+                    "type": "array",
+                    "items": _STRING,
+                    "description": "Beside each label, the question to ask before sending its "
+                    'command (one that cannot be taken back, as quitting a run, A14), or `""` '
+                    "to send it at once.",
+                },
+                "standings": _nullable(_ref("Standings")),
             },
             description="A seat's table for the browser front end: its picture of the game "
-            "(SVG text), the events it may see from `after` on, each in words, and each of its "
-            "legal commands in words (what it does and costs), in the order of `legal`.",
+            "(SVG text), the events it may see from `after` on, each in words, each of its "
+            "legal commands in words (what it does and costs) and the question it asks first, "
+            "in the order of `legal`, and once the game is over its standings (`null` before).",
+        ),
+        "Standings": _obj(
+            {
+                "total": {
+                    "type": "string",
+                    "description": "What a total counts (`money`, `island space`, `fish`).",
+                },
+                "seats": {
+                    "type": "array",
+                    "items": _obj(
+                        {
+                            "seat": _SEAT,
+                            "name": _STRING,
+                            "total": {"type": "integer"},
+                            "shown": _STRING,
+                            "place": {"type": "integer", "minimum": 1},
+                            "won": {"type": "boolean"},
+                            "parts": {
+                                "type": "array",
+                                "items": _obj(
+                                    {
+                                        "words": _STRING,
+                                        "amount": {"type": "integer"},
+                                        "shown": _STRING,
+                                        "rule": _STRING,
+                                    }
+                                ),
+                                "description": "What the total is made of: the amounts add "
+                                "up to it exactly, each named with its rule (F19).",
+                            },
+                        }
+                    ),
+                    "description": "Every seat, best place first (equal seats share a place).",
+                },
+                "decided": {
+                    "type": "string",
+                    "description": "How a tie for the best total was broken, with its rule "
+                    '(F20: most cash; A20: the last run), or `""`.',
+                },
+                "rule": _STRING,
+            },
+            description="How a finished game came out, every total explained.",
         ),
         "StreamHello": _obj(
             {

@@ -199,33 +199,41 @@ def table_data(
 ) -> JSONValue:
     """A seat's table: its picture of the game, the events it may see from position ``after``
     on in words (the game's ``narrate``, which names Avanti's road spaces and speaks to the seat
-    of its own deeds), and each of its legal commands in words (the game's ``explain``: what it
-    does and what it costs). Built only from :meth:`~avanti.core.game.Game.view`,
-    :meth:`~avanti.core.game.Game.last_events`, :meth:`~avanti.core.game.Game.events_for`, the
-    seat's legal commands and the public setup, so it holds nothing hidden from ``seat``
-    (A30). ``layout`` is the picture's (``"narrow"``: drawn for a phone's width)."""
-    module: Any = info.load()
+    of its own deeds), each of its legal commands in words (the game's ``explain``: what it
+    does and what it costs) with, beside each, the question to ask before sending it or ``""``
+    (``confirm``), and once the game is over the standings, every total broken down into its
+    parts with their rules (``standings``; ``None`` before). All from the game's presentation
+    (:class:`~avanti.core.presentation.Presentation`), built only from
+    :meth:`~avanti.core.game.Game.view`, :meth:`~avanti.core.game.Game.last_events`,
+    :meth:`~avanti.core.game.Game.events_for`, the seat's legal commands, the public setup and
+    the outcome, which every seat is sent, so it holds nothing hidden from ``seat`` (A30).
+    ``layout`` is the picture's (``"narrow"``: drawn for a phone's width)."""
+    shown = info.load_presentation()
     public = game.public_setup
     view = game.view(seat)
-    svg: str = module.picture(view, table=public, last=game.last_events(seat), layout=layout)
+    svg = shown.picture(view, table=public, last=game.last_events(seat), layout=layout)
     seen = game.events_for(seat, after=0)
     told = sum(1 for position, _ in seen if position < after)
-    texts = module.narrate([event for _, event in seen], public, seat=seat, after=told)
+    texts = shown.narrate([event for _, event in seen], public, seat=seat, after=told)
     history: list[JSONValue] = [
         {"position": position, "text": str(text)}
         for (position, _), text in zip(seen[told:], texts, strict=True)
     ]
-    labels: list[JSONValue] = (
-        []
-        if seat is None
-        else [str(module.explain(public, command, view)) for command in game.legal_commands(seat)]
-    )
+    labels: list[JSONValue] = []
+    confirm: list[JSONValue] = []
+    if seat is not None:
+        for command in game.legal_commands(seat):
+            labels.append(str(shown.explain(public, command, view)))
+            confirm.append(shown.confirm(public, command))
+    outcome = game.outcome
     return {
         "version": game.version,
         "seat": seat,
-        "svg": svg,
+        "svg": str(svg),
         "history": history,
         "labels": labels,
+        "confirm": confirm,
+        "standings": None if outcome is None else shown.standings(outcome, public).to_data(),
     }
 
 

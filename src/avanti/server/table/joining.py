@@ -15,7 +15,10 @@ a game.
 - :meth:`Joining.take`: the next open seat for a name, and its token (given once). Two people
   never get one seat: each seat is taken by one append at the version read, and a writer that
   lost the race reads again. A name is read in Unicode's composed form (NFC), and differs from
-  every other name at the table in more than case and form.
+  every other name at the table in more than case and form. In a game with sides (Avanti
+  mare!) the person who sits down may pick their side (M2: each player decides, and any mix
+  is allowed): it is kept in the table's metadata (``"open"``'s ``"sides"``, a side or
+  ``None`` per seat) and overrides the side the creator named for that seat.
 - :meth:`Joining.fill`: the creator (the token of the first seat the creator named, no other)
   has bots take every open seat, which starts the game.
 
@@ -101,6 +104,13 @@ class OpenTable:
         setup: Any = record.setup if isinstance(record.setup, dict) else {}
         self.setup: dict[str, Any] = setup
         """The game's options, sides and time per move."""
+        listed = opened.get("sides")
+        picked: list[Any] = listed if isinstance(listed, list) else []
+        self.chosen: tuple[str | None, ...] = tuple(
+            picked[seat] if seat < len(picked) and isinstance(picked[seat], str) else None
+            for seat in range(len(seats))
+        )
+        """The side each seated person picked as they sat down (M2), ``None`` where none."""
 
     @classmethod
     def read(cls, record: StoredStream) -> OpenTable | None:
@@ -137,12 +147,32 @@ class OpenTable:
         return options
 
     @property
+    def sides(self) -> tuple[str, ...] | None:
+        """Each seat's side as the game will start with it (M2): the one its person picked,
+        else the one the creator named, else the game's default; ``None`` for a game without
+        sides, and for a table where nobody named one (the game's defaults then apply)."""
+        info = catalog.GAMES[self.game]
+        named = self.setup.get("sides")
+        if not info.sides or (not isinstance(named, list) and not any(self.chosen)):
+            return None
+        proposed = (
+            tuple(str(side) for side in named)
+            if isinstance(named, list) and len(named) == len(self.seats)
+            else info.default_sides(len(self.seats))
+        )
+        return tuple(chosen or side for chosen, side in zip(self.chosen, proposed, strict=True))
+
+    @property
     def names(self) -> list[str | None]:
         """The seated players' names, ``None`` for an open seat."""
         return [None if seat is None else seat.name for seat in self.seats]
 
-    def metadata(self, seats: tuple[Seat | None, ...]) -> dict[str, JSONValue]:
-        """The ``"open"`` metadata with ``seats``."""
+    def metadata(
+        self, seats: tuple[Seat | None, ...], chosen: tuple[str | None, ...] | None = None
+    ) -> dict[str, JSONValue]:
+        """The ``"open"`` metadata with ``seats`` (and the sides their people picked, by
+        default those already picked)."""
+        chosen = self.chosen if chosen is None else chosen
         listed: list[JSONValue] = [
             {"name": None, "token_sha256": None, "bot": None}
             if seat is None
@@ -156,10 +186,19 @@ class OpenTable:
             "host_sha256": self.host,
             "started": started,
         }
+        if any(chosen):
+            opened["sides"] = list(chosen)
         return {"open": opened, **_open_summary(self.game, seats)}
 
     def public(self, seat: int | None) -> dict[str, JSONValue]:
-        """What anyone may know of the table (and which seat the asker has)."""
+        """What anyone may know of the table (and which seat the asker has): with each seat's
+        side (``sides``, ``None`` for a game without sides) and the sides a person who sits
+        down may pick (``free_sides``: every side of the game, since each player decides, M2;
+        empty for a game without sides)."""
+        info = catalog.GAMES[self.game]
+        sides = self.sides
+        if sides is None and info.sides:
+            sides = info.default_sides(len(self.seats))
         return {
             "id": self.game_id,
             "game": self.game,
@@ -172,6 +211,8 @@ class OpenTable:
             "options": self.options,
             "seconds_per_move": self.setup.get("seconds_per_move"),
             "created": self.record.created,
+            "sides": None if sides is None else list(sides),
+            "free_sides": list(info.sides),
         }
 
     def seat_for(self, token: str | None) -> int | None:
@@ -286,9 +327,13 @@ class Joining:
             self._start(table)
         return table
 
-    def take(self, game: str, name: object, client: str) -> tuple[int, str]:
+    def take(
+        self, game: str, name: object, client: str, side: str | None = None
+    ) -> tuple[int, str]:
         """The next open seat of ``game`` for ``name`` (read in Unicode's composed form, NFC),
-        and its token (given once)."""
+        and its token (given once); in a game with sides, with the ``side`` its person picks
+        (M2), or ``None`` to keep the side named for the seat (400 for a side the game does
+        not have, or a side in a game without sides)."""
         name = player_name(name)
         problem = name_problem(name)
         if problem is not None:
@@ -315,10 +360,14 @@ class Joining:
                     Refusal.INVALID_NAME,
                     "another seat of this table has that name (or one that differs only in case)",
                 )
+            _check_side(table.game, side)
             seats = list(table.seats)
             seats[free[0]] = Seat(name, token_hash(token), None)
-            started = self._build(table, tuple(seats)) if len(free) == 1 else None
-            if self._append(table, {"type": "seated", "seat": free[0]}, tuple(seats)):
+            chosen = list(table.chosen)
+            chosen[free[0]] = side
+            picked = OpenTable(table.record, _opened(table, tuple(chosen)), table.seats)
+            started = self._build(picked, tuple(seats)) if len(free) == 1 else None
+            if self._append(picked, {"type": "seated", "seat": free[0]}, tuple(seats)):
                 if started is not None:
                     self._start(self.read(game), started)
                 return free[0], token
@@ -374,12 +423,11 @@ class Joining:
         """The game of ``table`` once ``seats`` (every one taken) sit at it, with a fresh secret
         seed; the game's refusal (422) if it refuses them."""
         info = catalog.GAMES[table.game]
-        sides = table.setup.get("sides")
         return new_game(
             info,
             [seat.name for seat in seats if seat is not None],
             table.setup.get("options"),
-            None if not isinstance(sides, list) else tuple(str(side) for side in sides),
+            table.sides,
         )
 
     def _start(self, table: OpenTable, started: AnyGame | None = None) -> None:
@@ -406,6 +454,28 @@ class Joining:
             self.tables.ended(table.record.stream)
             self.tables.made(client, table.game_id)
         log(logging.INFO, "started", game=table.game_id, kind=info.name, seats=len(seats))
+
+
+def _check_side(game: str, side: str | None) -> None:
+    """A side a person may pick as they sit down: any side of the game (M2), none in a game
+    without sides (400)."""
+    if side is None:
+        return
+    info = catalog.GAMES[game]
+    if not info.sides:
+        raise ApiError(Refusal.BAD_REQUEST, f"{info.title} has no sides to pick")
+    if side not in info.sides:
+        raise ApiError(
+            Refusal.BAD_REQUEST,
+            f"'side' must be one of {', '.join(info.sides)}, or left out",
+        )
+
+
+def _opened(table: OpenTable, chosen: tuple[str | None, ...]) -> dict[str, Any]:
+    """The ``"open"`` metadata of ``table`` with the sides ``chosen``."""
+    opened = dict(table.record.metadata.get("open") or {})
+    opened["sides"] = list(chosen)
+    return opened
 
 
 def _blank(stream: str, setup: JSONValue) -> StoredStream:

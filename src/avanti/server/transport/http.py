@@ -27,7 +27,7 @@ from avanti.core.codec import JSONValue, parse_json
 from avanti.core.errors import DecodeError, UnknownGame
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
-from avanti.server.protocol.requests import CommandRequest, NewGame
+from avanti.server.protocol.requests import CommandRequest, NewGame, SeatRequest
 from avanti.server.protocol.wire import (
     ApiError,
     dumps,
@@ -440,14 +440,13 @@ endpoints' refusals are (Starlette answers ``Exception`` last, and raises it aga
 
 
 async def take_seat(request: Request) -> Response:
-    """``POST /games/{id}/seats``: ``{"name": ...}`` takes the next open seat; its token, once."""
+    """``POST /games/{id}/seats``: ``{"name": ...}`` takes the next open seat (with
+    ``"side"``, in a game with sides, the side its person picks, M2); its token, once."""
     server = _server(request)
     game = game_id(request.path_params["game_id"])
-    body = await _body(request)
-    if not isinstance(body, dict) or set(body) != {"name"}:
-        raise ApiError(Refusal.BAD_REQUEST, """the body must be {"name": "Ann"}""")
+    body = SeatRequest.read(await _body(request))
     seat, token = await to_thread.run_sync(
-        server.joining.take, game, body["name"], _client(request)
+        server.joining.take, game, body.name, _client(request), body.side
     )
     log(logging.INFO, "seated", game=game, seat=seat)
     await _started(server, game)

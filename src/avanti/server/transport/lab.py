@@ -2,7 +2,7 @@
 the answers out, and the lab page.
 
 - ``GET /lab/forms``: what the page builds its forms from, per game of the catalog that
-  declares a lab form (``GameInfo.lab_form``): its name, title, seat limits and default
+  declares a lab form (its presentation's ``lab``): its name, title, seat limits and default
   players, and its :class:`~avanti.core.labform.LabForm` as data (the position's fields with
   their kinds, the options, the box's cards, the outcomes a case may name, an example case).
 - ``POST /lab/compare``: a case (:class:`avanti.lab.Case` as JSON) in; both readings played out,
