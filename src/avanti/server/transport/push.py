@@ -134,7 +134,7 @@ class Listener:
         self._outbox: deque[str | _Result] = deque()
         self._waiting = 0  # the characters of the messages waiting
         self._behind: str | None = None
-        self._wake = anyio.Event()
+        self._wake = asyncio.Event()  # the loop's own: set for every message, cheaply
         self._sending_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -257,7 +257,7 @@ class Listener:
         outbox = self._outbox
         while True:
             await self._wake.wait()
-            self._wake = anyio.Event()
+            self._wake.clear()
             if self._behind is not None:
                 raise Behind(self._behind)
             while outbox:
