@@ -17,6 +17,7 @@ NOTIFY):
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import functools
 import threading
@@ -858,6 +859,74 @@ class StoreContract:
         assert store.append("g1", [event(1)], 1, expected_metadata=now) == 2
         with pytest.raises(InvalidArgument):
             store.append("g1", [event(2)], 2, expected_metadata=["not", "an", "object"])  # type: ignore[arg-type]
+
+    def test_append_soon_answers_as_append_does(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """A future that holds what :meth:`append` returns or raises; the arguments checked at
+        once."""
+        make(store, seats=["Ann", "Bob"], bots={})
+        known = store.stream("g1").metadata
+        first = store.append_soon("g1", [event(0)], 0, command_id="c0", command_digest="d0")
+        assert first.result(timeout=10) == 1
+        again = store.append_soon("g1", [event(0)], 0, command_id="c0", command_digest="d0")
+        assert again.result(timeout=10) == 1  # the retry of a stored command id
+        with pytest.raises(CommandIdReused):
+            store.append_soon("g1", [event(9)], 1, command_id="c0", command_digest="e").result(10)
+        with pytest.raises(VersionConflict) as stale:
+            store.append_soon("g1", [event(1)], 0).result(timeout=10)
+        assert stale.value.actual == 1
+        with pytest.raises(UnknownStream):
+            store.append_soon("nowhere", [event(0)], 0).result(timeout=10)
+        second.set_metadata("g1", {**known, "bots": {"1": "random"}})
+        with pytest.raises(MetadataChanged):
+            store.append_soon("g1", [event(1)], 1, expected_metadata=known).result(timeout=10)
+        with pytest.raises(InvalidArgument):
+            store.append_soon("g1", [event(1)], -1)  # refused before anything is queued
+        moved = store.append_soon("g1", [event(1)], 1, metadata_update={"x": 2})
+        assert moved.result(timeout=10) == 2
+        assert store.stream("g1").metadata["x"] == 2
+        assert [r.position for r in store.read("g1")] == [0, 1]
+
+    def test_appends_begun_at_once_are_each_answered(self, store: EventStore) -> None:
+        """Many appends of many streams begun before any is answered (a writer may commit them
+        together): each gets its own answer, a refused one its refusal alone."""
+        names = [f"s{number}" for number in range(20)]
+        for name in names:
+            store.create(name, format="toy", format_version=1, setup={})
+        begun = [store.append_soon(name, [event(0)], 0) for name in names]
+        refused = store.append_soon("s3", [event(5)], 7)  # beside them, at a wrong version
+        assert [future.result(timeout=10) for future in begun] == [1] * len(names)
+        with pytest.raises(VersionConflict):
+            refused.result(timeout=10)
+        assert all(store.stream(name).version == 1 for name in names)
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_gamestore_run_soon_decides_a_held_game_on_the_loop(
+        self, store: EventStore, name: str
+    ) -> None:
+        """:meth:`GameStore.run_soon` on an event loop: the commands of one game, sent at once,
+        are decided one after the other, each on the game the one before left."""
+        games = GameStore(store, hold=True)
+        game = new_game(name, seed=21)
+        games.create("t", game)
+
+        async def three() -> list[Any]:
+            def choose(record: StoredStream, loaded: Any) -> Any:
+                return loaded.legal_commands()[0]
+
+            return list(await asyncio.gather(*(games.run_soon("t", choose) for _ in range(3))))
+
+        done = asyncio.run(three())
+        for executed in done:
+            game = game.execute(game.legal_commands()[0])
+            assert executed.game == game
+        assert [executed.before for executed in done] == [
+            done[0].before,
+            done[0].game.version,
+            done[1].game.version,
+        ]
+        assert GameStore(store).load("t") == game
 
     @pytest.mark.parametrize("name", GAMES)
     def test_gamestore_holding_a_game_decides_a_command_with_no_read(

@@ -16,10 +16,13 @@ Install the driver with the ``postgres`` extra: ``pip install "avanti[postgres]"
 from __future__ import annotations
 
 import json
+import os
+import queue
 import re
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -173,6 +176,27 @@ def _repeated(stream: str, command_id: str, digest: str | None, done: tuple[Any,
     return cast(int, done[0])
 
 
+MAX_BATCH = 64
+"""The most appends the writer of :meth:`PostgresEventStore.append_soon` commits together."""
+
+
+class _Soon:
+    """An append waiting for the writer thread, and the future that answers it."""
+
+    __slots__ = ("append", "future", "known", "update")
+
+    def __init__(
+        self,
+        append: tuple[str, tuple[str, ...], int, tuple[str | None, str | None]],
+        update: str | None,
+        known: str | None,
+    ) -> None:
+        self.append = append
+        self.update = update
+        self.known = known
+        self.future: Future[int] = Future()
+
+
 class _Conflict(Exception):
     """Raised inside an append's transaction to roll it back: the stream is not at the version."""
 
@@ -278,6 +302,10 @@ class PostgresEventStore(EventStore):
         self._listener: threading.Thread | None = None
         self._listening = threading.Event()
         self._stop = threading.Event()
+        # the writer thread of append_soon (group commit), started by its first append
+        self._requests: queue.SimpleQueue[_Soon | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_pid = 0
         try:
             self._setup_schema()
             self._pool.open()  # its first connection is opened in the background
@@ -348,6 +376,117 @@ class PostgresEventStore(EventStore):
         if known is not None and actual == expected_version and texts:
             raise MetadataChanged(stream)
         raise VersionConflict(expected_version, actual)
+
+    def _append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: dict[str, JSONValue] | None,
+        known: dict[str, JSONValue] | None,
+    ) -> Future[int]:
+        """Queue the append for the writer thread, which commits the appends waiting together
+        (one transaction, one flush of the log); its future is answered after the commit."""
+        request = _Soon(
+            (stream, texts, expected, (command_id, digest)),
+            None if not update else dump_json(update, "metadata_update"),
+            None if known is None else dump_json(known, "expected_metadata"),
+        )
+        with self._lock:
+            if self._closed:
+                raise StoreError("the event store is closed")
+            if self._writer is None or self._writer_pid != os.getpid():
+                self._requests = queue.SimpleQueue()
+                self._writer_pid = os.getpid()
+                self._writer = threading.Thread(
+                    target=self._write,
+                    args=(self._requests,),
+                    name="avanti-postgres-writer",
+                    daemon=True,
+                )
+                self._writer.start()
+            self._requests.put(request)
+        return request.future
+
+    def _write(self, requests: queue.SimpleQueue[_Soon | None]) -> None:
+        """The writer thread: take every append waiting, commit them in one transaction, answer
+        each; until :meth:`close` sends ``None``."""
+        while True:
+            first = requests.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    waiting = requests.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stop = True
+                    break
+                batch.append(waiting)
+            try:
+                self._commit(batch)
+            except BaseException as error:  # pragma: no cover - a bug: never leave a caller
+                for request in batch:
+                    if not request.future.done():
+                        request.future.set_exception(error)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Soon]) -> None:
+        """Commit ``batch`` in one transaction, each append in a savepoint of its own (one
+        refused is rolled back alone), and answer each; if the database fails, try each alone."""
+        try:
+            with self._connection() as connection, connection.transaction():
+                answers = [self._one(connection, request) for request in batch]
+        except Exception as error:
+            if len(batch) == 1:
+                batch[0].future.set_exception(error)
+                return
+            for request in batch:
+                self._commit([request])
+            return
+        for request, answer in zip(batch, answers, strict=True):
+            if isinstance(answer, Exception):
+                request.future.set_exception(answer)
+            else:
+                request.future.set_result(answer)
+
+    def _one(self, connection: _Connection, request: _Soon) -> int | Exception:
+        """One append of a batch, in a savepoint: its new version, or its refusal (as
+        :meth:`_append` would raise it)."""
+        stream, texts, expected, command = request.append
+        try:
+            with connection.transaction():
+                return self._append_in(
+                    connection, stream, texts, expected, command, request.update, request.known
+                )
+        except _Conflict as conflict:
+            actual = conflict.actual
+        except pg_errors.UniqueViolation:  # another writer took a position, or the id
+            actual = None
+        except pg_errors.ForeignKeyViolation:
+            return UnknownStream(stream)
+        except (CommandIdReused, InvalidArgument) as refused:
+            return refused
+        try:
+            command_id, digest = command
+            if command_id is not None:
+                done = self._fetch(connection, "command", (stream, command_id))
+                if done is not None:  # the same command id won the race
+                    return _repeated(stream, command_id, digest, done)
+            if actual is None:
+                actual = self._current(connection, stream)
+        except (CommandIdReused, UnknownStream) as refused:
+            return refused
+        if request.known is not None and actual == expected and texts:
+            return MetadataChanged(stream)
+        return VersionConflict(expected, actual)
 
     def _command_version(self, stream: str, command_id: str) -> int | None:
         with self._connection() as connection:
@@ -468,6 +607,10 @@ class PostgresEventStore(EventStore):
             self._closed = True
             self._heard.notify_all()
         self._stop.set()
+        writer = self._writer
+        if writer is not None and self._writer_pid == os.getpid():
+            self._requests.put(None)  # the appends queued before are committed first
+            writer.join(timeout=10.0)
         self._pool.close()
         listener = self._listener
         if listener is not None:
