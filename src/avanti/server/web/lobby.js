@@ -1,15 +1,7 @@
 // The lobby: find a table and take a seat by name, or create one (seats for people, bots or
 // left open), hand out an invite link, fill the open seats with bots and start.
 import {el, explain, request, ServerError} from "/static/common.js";
-
-/** Keep a seat's token where the table page finds it (never in an address's query). */
-export function keepSeat(gameId, seat, token, name) {
-  localStorage.setItem(`avanti.seat.${gameId}`, JSON.stringify({token, seat, name}));
-}
-
-function rememberedName() {
-  return localStorage.getItem("avanti.name") || "";
-}
+import {keepSeat, rememberName, rememberedName, storedSeat} from "/static/seats.js";
 
 function age(seconds) {
   const gone = Math.max(0, Date.now() / 1000 - seconds);
@@ -28,7 +20,7 @@ async function takeSeat(gameId, name, problem) {
   try {
     const taken = await request(`/games/${encodeURIComponent(gameId)}/seats`,
       {method: "POST", body: {name}});
-    localStorage.setItem("avanti.name", name);
+    rememberName(name);
     keepSeat(gameId, taken.seat, taken.token, name);
     location.assign(`/play/${encodeURIComponent(gameId)}`);
   } catch (error) {
@@ -115,7 +107,7 @@ function showLinks(reply) {
   opened.hidden = !reply.open;
   if (reply.open && mine) {  // the creator sits at the first seat they named
     keepSeat(reply.id, mine.seat, mine.token, mine.name);
-    localStorage.setItem("avanti.name", mine.name);
+    rememberName(mine.name);
     const invite = new URL(reply.invite, location.href).href;
     const link = document.getElementById("invite");
     link.href = invite;
