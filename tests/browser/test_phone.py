@@ -5,6 +5,7 @@ read from the DOM), for every game (A30)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -79,8 +80,9 @@ def test_lobby_fits_a_phone(browser: Browser, served: Served) -> None:
 
 
 def test_table_fits_a_phone(browser: Browser, served: Served, screens: Path) -> None:
-    """A30: an Avanti table at its first move (34 marker buttons): the picture shrinks to the
-    width, every button is within it, and a tap on a button plays it."""
+    """A30: an Avanti table at its first move (34 places for the event marker, one number
+    field): the picture shrinks to the width, the field, its stepper and its button are within
+    it, and a tap on the stepper and one on the button play the marker."""
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
     page = _phone(browser)
     table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
@@ -89,25 +91,30 @@ def test_table_fits_a_phone(browser: Browser, served: Served, screens: Path) -> 
     picture = page.locator("#picture svg").bounding_box()
     assert picture is not None
     assert picture["width"] <= 390
-    buttons = page.locator("#commands button.command")
-    assert buttons.count() == 34
-    first = buttons.first
-    first.scroll_into_view_if_needed()
-    assert first.is_visible()
-    for box in buttons.evaluate_all("bs => bs.map(b => b.getBoundingClientRect().right)"):
-        assert box <= 390
+    field = page.locator("#commands form.pick")
+    assert len(json.loads(field.get_attribute("data-notations") or "[]")) == 34
+    go = field.locator("button.go")
+    assert go.is_visible()
+    for right in field.locator("input, button").evaluate_all(
+        "nodes => nodes.map(node => node.getBoundingClientRect().right)"
+    ):
+        assert right <= 390
     page.screenshot(path=screens / "phone.png", scale="css")
     before = stored(served, reply["id"]).version
-    first.tap()
+    field.locator("button.step[data-part=up]").tap()
+    assert go.get_attribute("data-notation") == "marker 1"
+    go.tap()
     table.catch_up(before + 1)  # the tap's command, read back from the page, not the store
-    assert stored(served, reply["id"]).view(None).phase is Phase.PLANNING
+    game = stored(served, reply["id"])
+    assert game.view(None).phase is Phase.PLANNING
+    assert game.view(None).marker == 1
     _no_sideways_scroll(page)
     page.context.close()
 
 
 _OVERFLOWING = """() => [document.documentElement, ...document.querySelectorAll(
-        '.bar, .table, .board, .side, .picture, .commands, .say, .history, .result, .standings,'
-        + ' .settings, .row')]
+        '.bar, .table, .actions, .board, .side, .picture, .commands, .pick, .say, .history,'
+        + ' .result, .standings, .settings, .row')]
     .filter((node) => node.offsetParent !== null || node === document.documentElement)
     .filter((node) => node.scrollWidth > node.clientWidth + 1
         || node.getBoundingClientRect().right > window.innerWidth + 1)

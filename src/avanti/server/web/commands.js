@@ -55,8 +55,8 @@ function choose(choice) {
   if (needsConfirm(choice) && armed !== choice.notation) {
     armed = choice.notation;
     draw();
-    const button = commands.querySelector("button.armed");
-    if (button) button.focus();
+    const selected = commands.querySelector("button.armed");
+    if (selected && !(document.activeElement instanceof HTMLInputElement)) selected.focus();
     return;
   }
   send({command: choice.command});
@@ -127,7 +127,7 @@ document.addEventListener("click", (event) => {
   if (armed === null) return;
   const target = event.target instanceof Element ? event.target : null;
   // a button redrawn by its own click has left the page: that click was a choice, not elsewhere
-  if (!target || !target.isConnected || target.closest("#commands button") || target.closest("#picture")) return;
+  if (!target || !target.isConnected || target.closest("#commands") || target.closest("#picture")) return;
   disarm();
 });
 
@@ -161,13 +161,152 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     notationInput.focus();
   } else if (/^[1-9]$/.test(event.key)) {
-    const button = commands.querySelectorAll("button.command:not(.all)")[Number(event.key) - 1];
-    if (button && !button.disabled) {
+    const item = commands.querySelectorAll(":scope > button.command:not(.all), :scope > form.pick")[Number(event.key) - 1];
+    if (item instanceof HTMLFormElement) {  // a number to choose: into its field
       event.preventDefault();
-      button.click();
+      item.querySelector("input").focus();
+    } else if (item && !item.disabled) {
+      event.preventDefault();
+      item.click();
     }
   }
 });
+
+// -- numbers: commands whose notation differs only in one number -------------------------------
+//
+// Avanti's event marker may go on any of 34 spaces ("marker 0" ... "marker 33"), an Autorama
+// bid may be any of 30 amounts ("bid 0" ... "bid 28000"): a button each would fill the screen.
+// So the legal commands whose notations are the same words around one number that varies are
+// drawn as one field with the legal range and a stepper, confirmed with Enter or its button.
+// The grouping is read from the notations the server sends, for every game alike.
+
+/** A group of fewer commands than this stays as buttons (the keys reach nine of them). */
+const GROUP = 10;
+const NUMBER = /\d+/g;
+
+/** The legal commands to draw, in order: {choice} for a button, {numbers} for a field. */
+function arrange(legal) {
+  const keys = new Map();  // "words # words" -> [[choice, number], ...]
+  for (const choice of legal) {
+    for (const match of choice.notation.matchAll(NUMBER)) {
+      const key = `${choice.notation.slice(0, match.index)}#${choice.notation.slice(match.index + match[0].length)}`;
+      if (!keys.has(key)) keys.set(key, []);
+      keys.get(key).push([choice, Number(match[0])]);
+    }
+  }
+  const taken = new Map();  // choice -> its group's key
+  const chosen = [...keys.entries()].filter(([, members]) => members.length >= GROUP)
+    .sort((a, b) => b[1].length - a[1].length);
+  for (const [key, members] of chosen) {
+    const free = members.filter(([choice]) => !taken.has(choice));
+    if (free.length < GROUP) continue;
+    keys.set(key, free);
+    for (const [choice] of free) taken.set(choice, key);
+  }
+  const items = [];
+  const placed = new Set();
+  for (const choice of legal) {
+    const key = taken.get(choice);
+    if (key === undefined) {
+      items.push({choice});
+    } else if (!placed.has(key)) {
+      placed.add(key);
+      const members = keys.get(key).slice().sort((a, b) => a[1] - b[1]);
+      items.push({key, members: members.map(([member, number]) => ({choice: member, number}))});
+    }
+  }
+  return items;
+}
+
+/** The steps between a group's numbers (their greatest common divisor), for the field. */
+function stepOf(numbers) {
+  const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
+  let step = 0;
+  for (let index = 1; index < numbers.length; index++) step = gcd(step, numbers[index] - numbers[index - 1]);
+  return step || 1;
+}
+
+const picks = new Map();  // a group's key -> the number in its field, kept across redraws
+
+/** Whether the picture has a place to click for `choice` (as a click on it would read it). */
+function onBoard(choice) {
+  for (const node of picture.querySelectorAll("*")) {
+    const fields = {};
+    for (const [key, text] of Object.entries(node.dataset || {})) {
+      if (PIECE_FIELDS.has(key) || key === "seat") continue;
+      fields[key === "command" ? "type" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value(text);
+    }
+    if (Object.keys(fields).length > 0 && matches(choice.command, fields)) return true;
+  }
+  return false;
+}
+
+/** Words a command's label adds to its notation ("" when none). */
+function more(choice) {
+  const label = table.labels.get(choice.notation);
+  if (!label || label === choice.notation) return "";
+  return label.startsWith(choice.notation) ? label.slice(choice.notation.length).replace(/^[:\s]+/, "") : label;
+}
+
+/** A field for a group of commands that differ in one number: the legal range, a stepper to
+ * the next legal number either way, Enter (or its button) to choose the number in it. A number
+ * outside the legal ones is sent as its notation all the same: the server says why not. */
+function numberField(item, index, disabled) {
+  const numbers = item.members.map((member) => member.number);
+  const [before, after] = item.key.split("#");
+  const id = `pick-${index}`;
+  const kept = Number(picks.get(item.key));
+  const start = numbers.includes(kept) ? kept : numbers[0];
+  const input = el("input", {type: "number", id, class: "number", min: numbers[0], max: numbers[numbers.length - 1],
+    step: stepOf(numbers), value: start, inputmode: "numeric", disabled, "data-part": "field",
+    "aria-describedby": `${id}-range`});
+  const go = el("button", {type: "submit", class: "go", "data-part": "go", disabled});
+  const range = el("span", {id: `${id}-range`, class: "range muted"});
+  const form = el("form", {class: "pick", "data-key": item.key, autocomplete: "off",
+    "data-notations": JSON.stringify(item.members.map((member) => member.choice.notation)),
+    "data-values": JSON.stringify(numbers)});
+  const member = () => item.members.find((one) => one.number === Number(input.value)) || null;
+  const notation = () => `${before}${input.value.trim()}${after}`;
+  const show = () => {
+    picks.set(item.key, input.value);
+    const found = member();
+    const text = notation();
+    const selected = found !== null && armed === found.choice.notation;
+    go.className = selected ? "go armed" : "go";
+    go.dataset.notation = text;
+    go.replaceChildren(index < 9 ? el("kbd", {}, String(index + 1)) : "", index < 9 ? " " : "", text);
+    const words = found ? more(found.choice) : "";
+    if (words) go.append(el("span", {class: "label"}, ` (${words})`));
+    if (selected) go.append(el("span", {class: "again"}, " \u2714 again to confirm"));
+    if (found && needsConfirm(found.choice)) go.setAttribute("aria-pressed", String(selected));
+  };
+  const stepper = (sign, words) => {
+    const made = el("button", {type: "button", class: "step", "aria-label": words, disabled,
+      "data-part": sign > 0 ? "up" : "down"}, sign > 0 ? "+" : "\u2212");
+    made.addEventListener("click", () => {
+      const now = Number(input.value);
+      const next = sign > 0 ? numbers.find((n) => n > now) : [...numbers].reverse().find((n) => n < now);
+      if (next !== undefined) input.value = String(next);
+      show();
+    });
+    return made;
+  };
+  input.addEventListener("input", show);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const found = member();
+    if (found) choose(found.choice);
+    else if (input.value.trim()) send({notation: notation()});
+  });
+  const board = onBoard(item.members[0].choice) ? "; or click its place on the board" : "";
+  const [first, last] = [numbers[0], numbers[numbers.length - 1]];
+  const gaps = numbers.length !== (last - first) / stepOf(numbers) + 1 ? ", some left out" : "";
+  range.textContent = `${first} to ${last}${gaps}${board}`;
+  form.append(el("label", {for: id}, `${before.trim() || after.trim()}`), stepper(-1, "the next number down"),
+    input, stepper(1, "the next number up"), go, range);
+  show();
+  return form;
+}
 
 /** One legal command's button: its notation, its words (the price before the choice, A22),
  * and whether it is selected. */
@@ -183,35 +322,38 @@ function button(choice, index) {
   if (key) made.append(key, " ");
   made.append(choice.notation);
   const label = table.labels.get(choice.notation);
-  if (label && label !== choice.notation) {
-    made.title = label;
-    const more = label.startsWith(choice.notation)
-      ? label.slice(choice.notation.length).replace(/^[:\s]+/, "") : label;
-    if (more) made.append(el("span", {class: "label"}, ` (${more})`));
-  }
+  if (label && label !== choice.notation) made.title = label;
+  const words = more(choice);
+  if (words) made.append(el("span", {class: "label"}, ` (${words})`));
   if (selected) made.append(el("span", {class: "again"}, " \u2714 again to confirm"));
   made.addEventListener("click", () => choose(choice));
   return made;
 }
 
-/** Draw the buttons and the confirmation line from the last thing the core told. */
+/** What names a button or field across redraws: its notation, or its group and part. */
+function mark(node) {
+  const form = node.closest("form.pick");
+  return form ? `${form.dataset.key}@${node.dataset.part}` : node.dataset.notation || null;
+}
+
+/** Draw the buttons and fields and the confirmation line from the last thing the core told. */
 function draw() {
   if (!table) return;
   if (!table.legal.some((choice) => choice.notation === armed)) armed = null;
-  const shown = choices || table.legal;
-  const buttons = shown.map(button);
+  const disabled = table.pending || !table.ready;
+  const items = arrange(choices || table.legal);
+  const drawn = items.map((item, index) => (item.choice ? button(item.choice, index) : numberField(item, index, disabled)));
   if (choices) {
     const all = el("button", {type: "button", class: "command all"}, "every command");
     all.addEventListener("click", () => { choices = null; draw(); });
-    buttons.push(all);
+    drawn.push(all);
   }
-  const focused = commands.contains(document.activeElement) ? document.activeElement.dataset.notation : null;
-  commands.replaceChildren(...buttons);
+  const focused = commands.contains(document.activeElement) ? mark(document.activeElement) : null;
+  commands.replaceChildren(...drawn);
   if (focused) {  // keep the keyboard where it was
-    const again = buttons.find((made) => made.dataset.notation === focused && !made.disabled);
+    const again = [...commands.querySelectorAll("button, input")].find((node) => !node.disabled && mark(node) === focused);
     if (again) again.focus();
   }
-  if (table.seat !== null && !table.mine && !table.over) commands.append(el("p", {class: "muted"}, "Nothing to do now."));
   if (armed !== null) {
     const label = table.labels.get(armed) || armed;
     confirmLine.textContent = `Selected: ${label}. Click it again or press Enter to do it; Esc cancels.`;
@@ -228,6 +370,7 @@ document.addEventListener("avanti:render", (event) => {
   if (table.latest !== latest) {  // new legal commands: a narrowing of older ones is gone
     latest = table.latest;
     choices = null;
+    picks.clear();
   }
   draw();
 });

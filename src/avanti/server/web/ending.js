@@ -13,7 +13,7 @@ let rematchId = null; // the rematch game's id, once the server told of one
 let shown = null;     // the words of the end screen drawn, so it is drawn once
 
 function who(seat) {
-  return table.names[seat] !== undefined ? table.names[seat] : `seat ${seat}`;
+  return table.names[seat] !== undefined ? table.names[seat] : `seat ${seat + 1}`;
 }
 
 /** The standings as the outcome gives them, best first: [[seat, words], ...], and the game's

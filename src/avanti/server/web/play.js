@@ -156,7 +156,7 @@ function say(text, kind = "error") {
 }
 
 function who(seat) {
-  return state.names[seat] !== undefined ? state.names[seat] : `seat ${seat}`;
+  return state.names[seat] !== undefined ? state.names[seat] : `seat ${seat + 1}`;
 }
 
 // -- the picture and the history, step by step ----------------------------------------------------
@@ -230,7 +230,7 @@ function showWaiting(table) {
   main.dataset.open = "true";
   const players = Array.isArray(table.players) ? table.players : [];
   statusLine.textContent = `Waiting for players: ${table.taken} of ${table.seats} seats taken.`;
-  const seats = el("ol", {class: "seats", start: 0},
+  const seats = el("ol", {class: "seats", start: 1},
     ...players.map((name, seat) => el("li", {"data-seat": seat},
       name === null ? "(open)" : seat === state.seat ? `${name} (you)` : name)));
   const link = `${location.origin}/?join=${encodeURIComponent(gameId)}`;
@@ -278,6 +278,20 @@ async function started() {
   render();
 }
 
+/** The step the game is at, as its view names it (" Round 2, hiring."; "" when it names none):
+ * read from the view's own words, the same for every game. */
+function stepWords(view) {
+  if (!view) return "";
+  const parts = [];
+  if (typeof view.round === "number") parts.push(`round ${view.round}`);
+  for (const key of ["phase", "step"]) {
+    if (typeof view[key] === "string" && view[key]) parts.push(view[key].replace(/[-_]/g, " "));
+  }
+  if (parts.length === 0) return "";
+  const words = parts.join(", ");
+  return ` ${words[0].toUpperCase()}${words.slice(1)}.`;
+}
+
 /** Show the status, and tell the page's other scripts what it shows now ("avanti:render"):
  * the commands (commands.js) and the end screen (ending.js) are drawn from it. */
 function render() {
@@ -285,14 +299,20 @@ function render() {
   const ready = state.shown === state.version;
   const mine = state.seat !== null && state.legal.length > 0 && ready;
   const over = state.outcome !== null && ready;
+  const others = state.waiting.map(who);
+  const step = stepWords(state.shownView);
   if (over) {
+    heading.textContent = "Game over";
     statusLine.textContent = "The game is over.";
   } else if (state.seat === null) {
-    statusLine.textContent = `Watching. Waiting for ${state.waiting.map(who).join(" and ")}.`;
+    statusLine.textContent = `Watching. Waiting for ${others.join(" and ")}.${step}`;
   } else if (mine) {
-    statusLine.textContent = "Your move.";
+    heading.textContent = "Your move";
+    statusLine.textContent = step.trim() || "Your move.";
   } else {
-    statusLine.textContent = `Waiting for ${state.waiting.map(who).join(" and ") || "the server"}.`;
+    // whose move it is, in the heading too: "Nothing to do now" said nothing while waiting
+    heading.textContent = others.length === 0 ? "Waiting" : others.length === 1 ? `${others[0]}’s move` : `${others.join(" and ")} to move`;
+    statusLine.textContent = `Waiting for ${others.join(" and ") || "the server"}.${step}`;
   }
   yourTurn(mine && !over);
   tell("avanti:render", {
@@ -433,7 +453,7 @@ function describeSeat(game) {
   const sides = (game.public_setup && game.public_setup.sides) || [];
   state.sides = sides;
   const backing = state.seat !== null && sides[state.seat] ? `, backing the ${sides[state.seat]}` : "";
-  const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat})${backing}`;
+  const seatWords = state.seat === null ? "watching" : `playing ${who(state.seat)} (seat ${state.seat + 1})${backing}`;
   document.getElementById("who").textContent = `${state.title}: ${seatWords}`;
   document.title = plainTitle();
   main.dataset.seat = state.seat === null ? "" : String(state.seat);
