@@ -15,7 +15,7 @@ from avanti.store import GameStore
 from tests.browser.support import expected, hidden_problems, svg_data, svg_text
 from tests.server.support import PATIENCE, Served, wait_for
 
-__all__ = ["INSTANT", "Table", "click_command", "open_tables", "play", "stored"]
+__all__ = ["INSTANT", "Table", "advance", "click_command", "open_tables", "play", "stored"]
 
 INSTANT = "localStorage.setItem('avanti.pace', '0')"
 """An init script that sets a page's pace to instant (each step shown at once, no animation)."""
@@ -40,7 +40,8 @@ _SNAPSHOT = """() => {
             .map(li => [li.value - 1, li.textContent]),
         buttons: [...document.querySelectorAll(
                 '#commands button.command:not(.all), #commands form.pick')]
-            .flatMap(b => b.matches('form') ? JSON.parse(b.dataset.notations) : [b.dataset.notation]),
+            .flatMap(b => b.matches('form')
+                ? JSON.parse(b.dataset.notations) : [b.dataset.notation]),
         page: copy.outerHTML,
         version: document.querySelector('#table').dataset.version,
     };
@@ -164,6 +165,27 @@ def stored(served: Served, game_id: str, version: int | None = None) -> Any:
     if version is None or version == game.version:
         return game
     return type(game).replay(game.setup, game.events[:version], verify=False)
+
+
+def advance(served: Served, reply: Any, until: Callable[[Any], bool], seed: int = 1) -> Any:
+    """Play random legal commands over HTTP, each with its seat's token, until ``until(game)``
+    (the game then; ``None`` if it ended first)."""
+    rng = random.Random(seed)
+    tokens = {seat["seat"]: seat["token"] for seat in reply["seats"]}
+    game = stored(served, reply["id"])
+    while not until(game):
+        if game.is_over:
+            return None
+        seat = game.waiting[0]
+        command = rng.choice(list(game.legal_commands(seat)))
+        answer = served.http.post(
+            f"/games/{reply['id']}/commands",
+            json={"notation": game.notation(command), "expected_version": game.version},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert answer.status_code == 200, answer.text
+        game = stored(served, reply["id"])
+    return game
 
 
 def open_tables(

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from avanti import catalog
 from avanti.avanti.state import Phase
-from tests.browser.tables import INSTANT, Table, stored
+from tests.browser.tables import INSTANT, Table, advance, stored
 from tests.server.support import Served
 
 
@@ -224,3 +224,48 @@ def test_a_page_that_turns_narrow_asks_for_the_narrow_picture(
         page.wait_for_function(f"() => ({width})() === {units}")
         table.wait(version)
     context.close()
+
+
+_IN_VIEW = """(selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return box.height > 0 && box.top >= -0.5 && box.bottom <= window.innerHeight + 0.5;
+}"""
+"""Whether an element is wholly on the screen as the page is scrolled now."""
+
+
+@pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
+def test_the_action_bar_and_the_end_screen_stay_where_the_player_looks(
+    browser: Browser, served: Served, screens: Path, name: str
+) -> None:
+    """Issue 39 item 2: on a 390 by 844 phone the action bar (whose move, the step, the seat's
+    commands) is on the screen without scrolling, above a board taller than the screen, and
+    stays there with the board scrolled to its bottom, where the thumb is; at the end of the
+    game the end screen is on the screen there too, not over the top of the board."""
+    reply = served.create(name, ["Ann", "Bob", "Cy"])
+    page = _phone(browser)
+    page.context.add_init_script(INSTANT)
+    table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
+    table.open().wait(stored(served, reply["id"]).version)
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate(_IN_VIEW, "#actions")
+    assert page.locator("#heading").inner_text() == "Your move"
+    assert page.evaluate(_IN_VIEW, "#commands > :first-child")
+    board = page.locator("#picture").bounding_box()
+    assert board is not None
+    assert board["y"] + board["height"] > 844  # the board is taller than the screen
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+    assert page.evaluate(_IN_VIEW, "#actions")  # held at the top while the board scrolls
+    assert page.evaluate(_IN_VIEW, "#commands > :first-child")
+    game = advance(served, reply, lambda game: game.is_over, seed=2)
+    table.wait(game.version)
+    page.locator("table.standings").wait_for()
+    assert page.evaluate("window.scrollY") > 0  # still scrolled down to the board's bottom
+    for shown in ("#actions", "#result"):
+        assert page.evaluate(_IN_VIEW, shown), shown
+    page.screenshot(path=screens / f"phone-end-{name}.png", scale="css")
+    page.evaluate("window.scrollTo(0, 0)")
+    for shown in ("#actions", "#result"):
+        assert page.evaluate(_IN_VIEW, shown), shown
+    assert page.evaluate(_OVERFLOWING) == []
+    page.context.close()

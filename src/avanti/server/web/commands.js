@@ -262,7 +262,7 @@ function numberField(item, index, disabled) {
     "aria-describedby": `${id}-range`});
   const go = el("button", {type: "submit", class: "go", "data-part": "go", disabled});
   const range = el("span", {id: `${id}-range`, class: "range muted"});
-  const form = el("form", {class: "pick", "data-key": item.key, autocomplete: "off",
+  const form = el("form", {class: "pick", "data-key": item.key, autocomplete: "off", novalidate: true,
     "data-notations": JSON.stringify(item.members.map((member) => member.choice.notation)),
     "data-values": JSON.stringify(numbers)});
   const member = () => item.members.find((one) => one.number === Number(input.value)) || null;
