@@ -143,6 +143,7 @@ def test_the_words_of_the_table_and_the_invitation(
     tina.select_option("#player-1", "open")
     tina.select_option("#player-2", "open")
     tina.click("#create-button")
+    expect(tina.locator("#invite")).to_be_visible()  # the reply is in
     link = tina.locator("#invite").get_attribute("href")
     assert link is not None
     ulla = _page(browser, viewport=_DESKTOP)
@@ -197,6 +198,7 @@ def test_the_lobby_shows_its_creator_her_table_instead_of_a_seat(
     page.select_option("#player-1", "open")
     page.select_option("#player-2", "open")
     page.click("#create-button")
+    expect(page.locator("#invite")).to_be_visible()  # the reply is in
     link = page.locator("#invite").get_attribute("href")
     assert link is not None
     game_id = link.rsplit("=", 1)[1]
