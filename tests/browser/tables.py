@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,7 +15,7 @@ from avanti.store import GameStore
 from tests.browser.support import expected, hidden_problems, svg_data, svg_text
 from tests.server.support import PATIENCE, Served, wait_for
 
-__all__ = ["INSTANT", "Table", "click_command", "open_tables", "play", "stored"]
+__all__ = ["INSTANT", "Table", "advance", "click_command", "open_tables", "play", "stored"]
 
 INSTANT = "localStorage.setItem('avanti.pace', '0')"
 """An init script that sets a page's pace to instant (each step shown at once, no animation)."""
@@ -37,15 +38,18 @@ _SNAPSHOT = """() => {
             [...row.querySelectorAll('text')].map(t => t.textContent).join('\\n')])),
         history: [...document.querySelectorAll('#history li')]
             .map(li => [li.value - 1, li.textContent]),
-        buttons: [...document.querySelectorAll('#commands button.command:not(.all)')]
-            .map(b => b.dataset.notation),
+        buttons: [...document.querySelectorAll(
+                '#commands button.command:not(.all), #commands form.pick')]
+            .flatMap(b => b.matches('form')
+                ? JSON.parse(b.dataset.notations) : [b.dataset.notation]),
         page: copy.outerHTML,
         version: document.querySelector('#table').dataset.version,
     };
 }"""
 """Everything :meth:`Table.check` reads of a page, in one round trip, once it shows a version
 with no command under way: the picture's text, ``data-*`` attributes and seat rows, the
-history, the command buttons, the page's HTML without its history and the version."""
+history, the commands offered (each button's, and each number field's whole range of
+notations, in the page's order), the page's HTML without its history and the version."""
 
 
 _STATE = """() => ({table: {...document.querySelector('#table').dataset},
@@ -163,6 +167,27 @@ def stored(served: Served, game_id: str, version: int | None = None) -> Any:
     return type(game).replay(game.setup, game.events[:version], verify=False)
 
 
+def advance(served: Served, reply: Any, until: Callable[[Any], bool], seed: int = 1) -> Any:
+    """Play random legal commands over HTTP, each with its seat's token, until ``until(game)``
+    (the game then; ``None`` if it ended first)."""
+    rng = random.Random(seed)
+    tokens = {seat["seat"]: seat["token"] for seat in reply["seats"]}
+    game = stored(served, reply["id"])
+    while not until(game):
+        if game.is_over:
+            return None
+        seat = game.waiting[0]
+        command = rng.choice(list(game.legal_commands(seat)))
+        answer = served.http.post(
+            f"/games/{reply['id']}/commands",
+            json={"notation": game.notation(command), "expected_version": game.version},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert answer.status_code == 200, answer.text
+        game = stored(served, reply["id"])
+    return game
+
+
 def open_tables(
     browser: Browser, served: Served, reply: Any, pace: str | None = INSTANT, **context: Any
 ) -> dict[int, Table]:
@@ -210,13 +235,48 @@ def click_command(
                 _click(target, moved)  # selected only: the same place again confirms it
             return  # the click named one command and sent it
     quoted = notation.replace("\\", "\\\\").replace('"', '\\"')
-    button = table.page.locator(f'#commands button[data-notation="{quoted}"]')
-    wait_for(lambda: moved() or button.count() > 0, "the command's button")
+    button = table.page.locator(f'#commands button.command[data-notation="{quoted}"]')
+    field = table.page.locator("#commands form.pick")
+    wait_for(
+        lambda: moved() or button.count() > 0 or _field_for(table, notation) is not None,
+        "the command's button or number field",
+    )
     if button.count() == 0:
-        return  # the game moved on first: the command may be no longer legal
+        index = _field_for(table, notation)
+        if index is None:
+            return  # the game moved on first: the command may be no longer legal
+        _choose_number(table, field.nth(index), notation, moved)
+        return
     confirm = button.get_attribute("data-confirm") == "true"
     if _click(button, moved) and confirm:
         _click(button, moved)  # the first click selected it; the second sends it
+
+
+def _field_for(table: Table, notation: str) -> int | None:
+    """The index of the number field that offers ``notation`` among the page's, or ``None``."""
+    found: int = table.page.evaluate(
+        """(notation) => [...document.querySelectorAll('#commands form.pick')]
+            .findIndex(form => JSON.parse(form.dataset.notations).includes(notation))""",
+        notation,
+    )
+    return None if found < 0 else found
+
+
+def _choose_number(table: Table, form: Locator, notation: str, moved: Callable[[], bool]) -> None:
+    """Type the number of ``notation`` into its field and press Enter (again, when the first
+    Enter only selected it)."""
+    notations = json.loads(form.get_attribute("data-notations") or "[]")
+    values = json.loads(form.get_attribute("data-values") or "[]")
+    number = str(values[notations.index(notation)])
+    field = form.locator("input.number")
+    try:
+        field.fill(number)
+        field.press("Enter")
+        if table.page.get_attribute("#table", "data-armed") == notation:
+            field.press("Enter")  # the first Enter selected it; the second sends it
+    except PlaywrightError:
+        if not moved():
+            raise
 
 
 def _click(target: Locator, moved: Callable[[], bool]) -> bool:

@@ -46,7 +46,7 @@ def test_lobby_game_against_bots_to_the_end(
     assert len(token) == 32
     bots = page.locator("#links li").all_inner_texts()
     names = catalog.GAMES[name].player_names(3)
-    assert bots[1:] == [f"{names[seat]} (seat {seat}): a heuristic bot" for seat in (1, 2)]
+    assert bots[1:] == [f"{names[seat]} (seat {seat + 1}): a heuristic bot" for seat in (1, 2)]
     page.locator(f'#games a[href="/play/{game_id}"]').wait_for()  # listed to watch
     if name == "avanti":
         page.screenshot(path=screens / "lobby-links.png", full_page=True)

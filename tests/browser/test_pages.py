@@ -23,6 +23,10 @@ def test_pages_and_files_are_served_with_the_security_headers(served: Served) ->
         ("/static/play.js", "text/javascript"),
         ("/static/lobby.js", "text/javascript"),
         ("/static/common.js", "text/javascript"),
+        ("/static/seats.js", "text/javascript"),
+        ("/static/motion.js", "text/javascript"),
+        ("/static/commands.js", "text/javascript"),
+        ("/static/ending.js", "text/javascript"),
         ("/static/style.css", "text/css"),
         ("/static/icon.svg", "image/svg+xml"),
     ):
@@ -104,7 +108,8 @@ def test_every_file_of_the_front_end_is_in_the_folder() -> None:
     import re
 
     names = {path.name for path in WEB.iterdir()}
-    for page in ("index.html", "play.html", "lobby.js", "play.js"):
+    pages = ["index.html", "play.html", *sorted(path.name for path in WEB.glob("*.js"))]
+    for page in pages:
         text = (WEB / page).read_text(encoding="utf-8")
         for found in re.findall(r"""(?:src|href|from)\s*=?\s*["'](/static/[^"']+)["']""", text):
             assert Path(found).name in names, (page, found)

@@ -5,6 +5,7 @@ read from the DOM), for every game (A30)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from avanti import catalog
 from avanti.avanti.state import Phase
-from tests.browser.tables import INSTANT, Table, stored
+from tests.browser.tables import INSTANT, Table, advance, stored
 from tests.server.support import Served
 
 
@@ -79,8 +80,9 @@ def test_lobby_fits_a_phone(browser: Browser, served: Served) -> None:
 
 
 def test_table_fits_a_phone(browser: Browser, served: Served, screens: Path) -> None:
-    """A30: an Avanti table at its first move (34 marker buttons): the picture shrinks to the
-    width, every button is within it, and a tap on a button plays it."""
+    """A30: an Avanti table at its first move (34 places for the event marker, one number
+    field): the picture shrinks to the width, the field, its stepper and its button are within
+    it, and a tap on the stepper and one on the button play the marker."""
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
     page = _phone(browser)
     table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
@@ -89,25 +91,30 @@ def test_table_fits_a_phone(browser: Browser, served: Served, screens: Path) -> 
     picture = page.locator("#picture svg").bounding_box()
     assert picture is not None
     assert picture["width"] <= 390
-    buttons = page.locator("#commands button.command")
-    assert buttons.count() == 34
-    first = buttons.first
-    first.scroll_into_view_if_needed()
-    assert first.is_visible()
-    for box in buttons.evaluate_all("bs => bs.map(b => b.getBoundingClientRect().right)"):
-        assert box <= 390
+    field = page.locator("#commands form.pick")
+    assert len(json.loads(field.get_attribute("data-notations") or "[]")) == 34
+    go = field.locator("button.go")
+    assert go.is_visible()
+    for right in field.locator("input, button").evaluate_all(
+        "nodes => nodes.map(node => node.getBoundingClientRect().right)"
+    ):
+        assert right <= 390
     page.screenshot(path=screens / "phone.png", scale="css")
     before = stored(served, reply["id"]).version
-    first.tap()
+    field.locator("button.step[data-part=up]").tap()
+    assert go.get_attribute("data-notation") == "marker 1"
+    go.tap()
     table.catch_up(before + 1)  # the tap's command, read back from the page, not the store
-    assert stored(served, reply["id"]).view(None).phase is Phase.PLANNING
+    game = stored(served, reply["id"])
+    assert game.view(None).phase is Phase.PLANNING
+    assert game.view(None).marker == 1
     _no_sideways_scroll(page)
     page.context.close()
 
 
 _OVERFLOWING = """() => [document.documentElement, ...document.querySelectorAll(
-        '.bar, .table, .board, .side, .picture, .commands, .say, .history, .result, .standings,'
-        + ' .settings, .row')]
+        '.bar, .table, .actions, .board, .side, .picture, .commands, .pick, .say, .history,'
+        + ' .result, .standings, .settings, .row')]
     .filter((node) => node.offsetParent !== null || node === document.documentElement)
     .filter((node) => node.scrollWidth > node.clientWidth + 1
         || node.getBoundingClientRect().right > window.innerWidth + 1)
@@ -217,3 +224,48 @@ def test_a_page_that_turns_narrow_asks_for_the_narrow_picture(
         page.wait_for_function(f"() => ({width})() === {units}")
         table.wait(version)
     context.close()
+
+
+_IN_VIEW = """(selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return box.height > 0 && box.top >= -0.5 && box.bottom <= window.innerHeight + 0.5;
+}"""
+"""Whether an element is wholly on the screen as the page is scrolled now."""
+
+
+@pytest.mark.parametrize("name", ["avanti", "mare", "autorama"])
+def test_the_action_bar_and_the_end_screen_stay_where_the_player_looks(
+    browser: Browser, served: Served, screens: Path, name: str
+) -> None:
+    """Issue 39 item 2: on a 390 by 844 phone the action bar (whose move, the step, the seat's
+    commands) is on the screen without scrolling, above a board taller than the screen, and
+    stays there with the board scrolled to its bottom, where the thumb is; at the end of the
+    game the end screen is on the screen there too, not over the top of the board."""
+    reply = served.create(name, ["Ann", "Bob", "Cy"])
+    page = _phone(browser)
+    page.context.add_init_script(INSTANT)
+    table = Table(page, f"{served.url}/play/{reply['id']}#{reply['seats'][0]['token']}", 0)
+    table.open().wait(stored(served, reply["id"]).version)
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate(_IN_VIEW, "#actions")
+    assert page.locator("#heading").inner_text() == "Your move"
+    assert page.evaluate(_IN_VIEW, "#commands > :first-child")
+    board = page.locator("#picture").bounding_box()
+    assert board is not None
+    assert board["y"] + board["height"] > 844  # the board is taller than the screen
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+    assert page.evaluate(_IN_VIEW, "#actions")  # held at the top while the board scrolls
+    assert page.evaluate(_IN_VIEW, "#commands > :first-child")
+    game = advance(served, reply, lambda game: game.is_over, seed=2)
+    table.wait(game.version)
+    page.locator("table.standings").wait_for()
+    assert page.evaluate("window.scrollY") > 0  # still scrolled down to the board's bottom
+    for shown in ("#actions", "#result"):
+        assert page.evaluate(_IN_VIEW, shown), shown
+    page.screenshot(path=screens / f"phone-end-{name}.png", scale="css")
+    page.evaluate("window.scrollTo(0, 0)")
+    for shown in ("#actions", "#result"):
+        assert page.evaluate(_IN_VIEW, shown), shown
+    assert page.evaluate(_OVERFLOWING) == []
+    page.context.close()

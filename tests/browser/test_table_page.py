@@ -5,7 +5,6 @@ step by step, the selection before an irreversible command, and the end screen."
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext
 
 from tests.browser.support import expected
-from tests.browser.tables import INSTANT, WAIT_MS, Table, stored
+from tests.browser.tables import INSTANT, WAIT_MS, Table, advance, stored
 from tests.server.support import Served, wait_for
 
 _SAME_PICTURE = """(sent) => {
@@ -42,27 +41,6 @@ def _context(browser: Browser, pace: str | None = INSTANT, **options: Any) -> Br
 
 def _seat_url(served: Served, reply: Any, seat: int) -> str:
     return f"{served.url}/play/{reply['id']}#{reply['seats'][seat]['token']}"
-
-
-def _advance(served: Served, reply: Any, until: Callable[[Any], bool], seed: int = 1) -> Any:
-    """Play random legal commands over HTTP, each with its seat's token, until ``until(game)``
-    (the game then; ``None`` if it ended first)."""
-    rng = random.Random(seed)
-    tokens = {seat["seat"]: seat["token"] for seat in reply["seats"]}
-    game = stored(served, reply["id"])
-    while not until(game):
-        if game.is_over:
-            return None
-        seat = game.waiting[0]
-        command = rng.choice(list(game.legal_commands(seat)))
-        answer = served.http.post(
-            f"/games/{reply['id']}/commands",
-            json={"notation": game.notation(command), "expected_version": game.version},
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
-        )
-        assert answer.status_code == 200, answer.text
-        game = stored(served, reply["id"])
-    return game
 
 
 def _open(browser: Browser, url: str, seat: int | None, pace: str | None = INSTANT) -> Table:
@@ -141,7 +119,7 @@ def test_the_title_says_your_move_and_the_sound_setting_is_remembered(
     table.wait(game.version)
     page = table.page
     assert page.title() == "Avanti: Bob"
-    game = _advance(served, reply, lambda now: 1 in now.waiting)
+    game = advance(served, reply, lambda now: 1 in now.waiting)
     table.wait(game.version)
     assert page.title() == "(\u2022) Your move \u00b7 Avanti"
     button = page.locator("#commands button.command").first
@@ -159,7 +137,7 @@ def test_the_title_says_your_move_and_the_sound_setting_is_remembered(
     assert page.locator("#sound").is_checked()
     assert page.evaluate("localStorage.getItem('avanti.sound')") == "on"
     assert page.get_attribute("#table", "data-beeps") is None  # not Bob's move: no sound
-    game = _advance(served, reply, lambda now: 1 in now.waiting)
+    game = advance(served, reply, lambda now: 1 in now.waiting)
     table.wait(game.version)
     assert page.title() == "(\u2022) Your move \u00b7 Avanti"
     assert page.get_attribute("#table", "data-beeps") == "1"  # one beep as his move began
@@ -214,7 +192,7 @@ def test_a_hidden_tab_notifies_when_the_seats_move_begins(browser: Browser, serv
     table = Table(page, _seat_url(served, reply, 1), 1).open()
     table.wait(game.version)
     assert page.evaluate("() => window.__notes") == []
-    game = _advance(served, reply, lambda game: 1 in game.waiting)
+    game = advance(served, reply, lambda game: 1 in game.waiting)
     table.wait(game.version)
     notes = page.evaluate("() => window.__notes")
     assert notes == [["Your move \u00b7 Avanti mare!", "Bob, it is your move."]]
@@ -236,13 +214,13 @@ def test_a_car_drives_step_by_step_and_the_picture_ends_as_sent(
     car (its data-piece) along its data-path; when the step is over the page's picture is the
     server's, node for node."""
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
-    game = _advance(served, reply, _drives, seed=4)
+    game = advance(served, reply, _drives, seed=4)
     driver = game.waiting[0]
     table = _open(
         browser, _seat_url(served, reply, 0), 0, pace="localStorage.setItem('avanti.pace', '300')"
     )
     table.wait(game.version)
-    game = _advance(served, reply, lambda now: now.version > game.version, seed=4)
+    game = advance(served, reply, lambda now: now.version > game.version, seed=4)
     table.page.wait_for_function(
         "(car) => (document.querySelector('#table').dataset.moved || '').split(' ').includes(car)",
         arg=f"car-{driver}",
@@ -281,7 +259,7 @@ def test_one_tap_selects_and_a_second_sends(
     game = None
     for seed in range(40):  # a free fish's colour (M6) comes in most games, not in all
         reply = served.create(name, ["Ann", "Bob", "Cy"])
-        game = _advance(served, reply, _confirm_position(name), seed=seed)
+        game = advance(served, reply, _confirm_position(name), seed=seed)
         if game is not None:
             break
     assert game is not None
@@ -336,7 +314,7 @@ def test_the_end_screen_shows_the_standings(
     (Avanti: island places and cash, A27; Autorama: checks and cash, F20; Avanti mare!: fish in
     the sea and caught, each side, M8), "Rematch" for a seat and "Back to the lobby" for all."""
     reply = served.create(name, ["Ann", "Bob", "Cy"])
-    game = _advance(served, reply, _over, seed=3)
+    game = advance(served, reply, _over, seed=3)
     outcome = game.outcome
     seat = _open(browser, _seat_url(served, reply, 0), 0)
     watcher = _open(browser, f"{served.url}/play/{reply['id']}", None)
@@ -377,11 +355,11 @@ def test_reduced_motion_shows_each_step_at_once(browser: Browser, served: Served
     """A browser that asks for reduced motion gets instant steps whatever the pace setting
     (here the default, 0.6 s): the drive is drawn at once, nothing moves, the pace offers it."""
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
-    game = _advance(served, reply, _drives, seed=4)
+    game = advance(served, reply, _drives, seed=4)
     context = _context(browser, pace=None, reduced_motion="reduce")
     table = Table(context.new_page(), _seat_url(served, reply, 0), 0).open()
     table.wait(game.version)
-    game = _advance(served, reply, lambda now: now.version > game.version, seed=4)
+    game = advance(served, reply, lambda now: now.version > game.version, seed=4)
     table.wait(game.version)
     assert table.page.get_attribute("#table", "data-moved") == ""
     assert table.page.evaluate("document.getAnimations().length") == 0

@@ -506,8 +506,8 @@ class _Drawing:
     def last(self, body: list[ET.Element], y: int, events: tuple[Event, ...]) -> int:
         """The last command's events, in words (F1-F20)."""
         lines = [describe(event, _names_setup(self.names)) for event in events]
-        if self.narrow:
-            lines = [part for line in lines for part in _wrap(line, 46)]
+        # wrapped to the picture's width: a long line ran past its right edge
+        lines = [part for line in lines for part in _wrap(line, 46 if self.narrow else 96)]
         if self.labels:
             body.append(text(16, y + 14, "Last move", font_size=11, fill=_MUTED))
             y += 18

@@ -90,7 +90,7 @@ _INK, _MUTED, _PAPER, _GAIN = "#222", "#666", "#fff", "#1f7a1f"
 _TOLL_FILL = ("#fff", "#fde7c4", "#f6c4bd")
 """Toll spaces under 400, from 400 and from 1,000 monetas (as the terminal colours them)."""
 _PARKING_FILL, _PARKING_INK = "#d7ecd2", "#2f6b2f"
-_ISLAND_FILL, _DREAM_FILL, _DREAM_INK, _WATER = "#f4efe1", "#f7d774", "#8a6d1f", "#d9ecf5"
+_ISLAND_FILL, _DREAM_FILL, _DREAM_INK, _WATER = "#f4efe1", "#f7d774", "#6b5214", "#d9ecf5"
 _YELLOW, _RED, _CARD_BACK = "#f2c230", "#c8312b", "#35507a"
 _SEAT_FIELDS = ("seat", "starting_seat", "payer", "payee", "debtor", "winner")
 _ISLAND_FIELDS = ("from_space", "to_space")
@@ -597,7 +597,7 @@ class _Drawing:
         if loop.upright:  # beside the numbers, on the water
             yield _label(x - 70, y + 4, "drive \u2193", 11, fill=_MUTED)
         else:
-            yield _label(x - nx * away - 4, y - ny * away + 3, "drive \u2192", 10, fill=_MUTED)
+            yield _label(x - nx * away - 4, y - ny * away + 3, "drive \u2192", 11, fill=_MUTED)
         for space, kind in enumerate(self.board.track):
             yield self.space(space, kind)
         if self.view.marker is not None:
@@ -636,8 +636,8 @@ class _Drawing:
                     stroke=_PARKING_INK,
                     stroke_width=1.5,
                 ),
-                _label(x, y - 2, "P", 11, font_weight="bold", fill=_PARKING_INK),
-                _label(x, y + 9, _short(kind.amount), 9),
+                _label(x, y - 3, "P", 11, font_weight="bold", fill=_PARKING_INK),
+                _label(x, y + 10, _short(kind.amount), 11),
             ]
         else:
             level = 2 if kind.amount >= 1000 else 1 if kind.amount >= 400 else 0
@@ -657,7 +657,7 @@ class _Drawing:
             ]
         if self.labels:
             away = _SPACE_R + 9
-            parts.append(_label(x - nx * away, y - ny * away + 3, str(space), 9, fill=_MUTED))
+            parts.append(_label(x - nx * away, y - ny * away + 4, str(space), 11, fill=_MUTED))
         hook = {"data-command": "PlaceEventMarker", "data-space": space}  # a click places (A7)
         return element("g", {"text-anchor": "middle", **hook}, parts)
 
@@ -841,12 +841,12 @@ class _Drawing:
                     stroke=_DREAM_INK if is_dream else "#a39370",
                     stroke_width=2 if is_dream else 1,
                 ),
-                _label(x + _CELL_W / 2, y + 13, "\u2013" if price is None else _short(price), 10),
+                _label(x + _CELL_W / 2, y + 14, "\u2013" if price is None else _short(price), 11),
             ]
             if spot == 0:
-                parts[-1] = _label(x + _CELL_W / 2, y + 13, "start", 10)
+                parts[-1] = _label(x + _CELL_W / 2, y + 14, "start", 11)
             if self.labels:
-                parts.append(_label(x + _CELL_W / 2, y + _CELL_H + 11, str(spot), 9, fill=_MUTED))
+                parts.append(_label(x + _CELL_W / 2, y + _CELL_H + 12, str(spot), 11, fill=_MUTED))
             here = [seat for seat in range(self.players) if view.island[seat] == spot]
             for place, seat in enumerate(here):
                 row, column = divmod(place, 3)
@@ -868,9 +868,9 @@ class _Drawing:
         x, y = corners[-1]
         yield _label(
             x + _CELL_W / 2,
-            y + _CELL_H + 23,
+            y + _CELL_H + 25,
             "dream island",
-            9,
+            11,
             font_style="italic",
             text_anchor="middle",
             fill=_DREAM_INK,
@@ -892,7 +892,7 @@ class _Drawing:
     def legend(self, x: float, y: float) -> Iterator[ET.Element]:
         """What the road's marks mean."""
         yield _shape("circle", cx=x + 6, cy=y - 4, r=6.0, fill=_TOLL_FILL[1], stroke="#555")
-        yield _label(x + 16, y, "toll", 10, fill=_MUTED)
+        yield _label(x + 16, y, "toll", 11, fill=_MUTED)
         yield _shape(
             "rect",
             x=x + 46,
@@ -903,7 +903,7 @@ class _Drawing:
             fill=_PARKING_FILL,
             stroke=_PARKING_INK,
         )
-        yield _label(x + 64, y, "parking lot: ATM pays between runs", 10, fill=_MUTED)
+        yield _label(x + 64, y, "parking lot: ATM pays between runs", 11, fill=_MUTED)
         yield _shape(
             "circle",
             cx=x + 276,
@@ -914,7 +914,7 @@ class _Drawing:
             stroke_width=2,
             stroke_dasharray="3 2",
         )
-        yield _label(x + 286, y, "event marker", 10, fill=_MUTED)
+        yield _label(x + 286, y, "event marker", 11, fill=_MUTED)
 
     def narrow_legend(self, x: float, y: float) -> Iterator[ET.Element]:
         """What the road's marks mean, a line each (the narrow picture)."""
@@ -954,7 +954,7 @@ class _Drawing:
             yield from self.narrow_seats()
             return
         for x, word, anchor in _HEADS:
-            yield _label(x, self.table_top + 12, word, 10, fill=_MUTED, text_anchor=anchor)
+            yield _label(x, self.table_top + 12, word, 11, fill=_MUTED, text_anchor=anchor)
         for seat, name in enumerate(self.names):
             row = self.table_top + 22 + seat * _ROW
             mid, you = row + _ROW / 2, seat == view.seat
@@ -994,7 +994,7 @@ class _Drawing:
                         _CASH + 6,
                         mid + 4,
                         _signed(delta),
-                        10,
+                        11,
                         font_weight="bold",
                         fill=_GAIN if delta > 0 else _RED,
                     )
@@ -1002,11 +1002,11 @@ class _Drawing:
             count = view.hand_sizes[seat]
             shown_cards = min(count, 5)
             parts += [self.back(_CARDS + index * 9, mid - 9) for index in range(shown_cards)]
-            parts.append(_label(_CARDS + shown_cards * 9 + 8, mid + 4, str(count), 10, fill=_MUTED))
+            parts.append(_label(_CARDS + shown_cards * 9 + 8, mid + 4, str(count), 11, fill=_MUTED))
             if you and view.laid is not None:
                 card, number = view.laid
                 parts.append(self.badge(_LAID + 8, mid, number))
-                parts.append(_label(_LAID + 22, mid + 4, f"card {card}", 10))
+                parts.append(_label(_LAID + 22, mid + 4, f"card {card}", 11))
             elif view.has_laid[seat]:
                 parts.append(self.back(_LAID, mid - 9, "a card laid face down"))
             yield element("g", {}, parts)
@@ -1156,7 +1156,7 @@ class _Drawing:
                     stroke_width=1.2,
                     stroke_dasharray=None if chosen is None else "4 2",
                 ),
-                _label(x + 39, y + 36, f"card {card}", 10, text_anchor="middle"),
+                _label(x + 39, y + 36, f"card {card}", 11, text_anchor="middle"),
             ]
             for place, number in enumerate(self.deck.cards[card].numbers):
                 parts.append(
@@ -1170,7 +1170,7 @@ class _Drawing:
                 )
             if chosen is not None:
                 parts.append(
-                    _label(x + 39, y + 91, f"laid: drive {chosen}", 10, text_anchor="middle")
+                    _label(x + 39, y + 91, f"laid: drive {chosen}", 11, text_anchor="middle")
                 )
             # A click on a card in hand (or on one of its numbers) lays it (A8).
             hook = {"data-command": "PlayCard", "data-card": card} if chosen is None else {}

@@ -13,7 +13,7 @@ function draw() {
     return;
   }
   const left = Math.max(0, Math.ceil(current.deadline - Date.now() / 1000));
-  const who = names[current.seat] || `Seat ${current.seat}`;
+  const who = names[current.seat] || `Seat ${current.seat + 1}`;
   const minutes = Math.floor(left / 60);
   const seconds = String(left % 60).padStart(2, "0");
   clock.textContent = `${who}: ${minutes}:${seconds} left`;

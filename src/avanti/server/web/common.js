@@ -42,3 +42,10 @@ export function explain(error) {
   const rule = error.rule ? ` (rule ${error.rule})` : "";
   return `${error.message}${rule}`;
 }
+
+/** An amount of money in words: For Sale: Autorama counts in thousands of dollars (F2, 3 is
+ * $3,000); Avanti in its own units. "?" when the amount is not known. */
+export function money(amount, thousands) {
+  if (typeof amount !== "number") return "?";
+  return thousands ? `$${(amount * 1000).toLocaleString("en-US")}` : amount.toLocaleString("en-US");
+}

@@ -1,15 +1,7 @@
 // The lobby: find a table and take a seat by name, or create one (seats for people, bots or
 // left open), hand out an invite link, fill the open seats with bots and start.
 import {el, explain, request, ServerError} from "/static/common.js";
-
-/** Keep a seat's token where the table page finds it (never in an address's query). */
-export function keepSeat(gameId, seat, token, name) {
-  localStorage.setItem(`avanti.seat.${gameId}`, JSON.stringify({token, seat, name}));
-}
-
-function rememberedName() {
-  return localStorage.getItem("avanti.name") || "";
-}
+import {keepSeat, rememberName, rememberedName, storedSeat} from "/static/seats.js";
 
 function age(seconds) {
   const gone = Math.max(0, Date.now() / 1000 - seconds);
@@ -28,7 +20,7 @@ async function takeSeat(gameId, name, problem) {
   try {
     const taken = await request(`/games/${encodeURIComponent(gameId)}/seats`,
       {method: "POST", body: {name}});
-    localStorage.setItem("avanti.name", name);
+    rememberName(name);
     keepSeat(gameId, taken.seat, taken.token, name);
     location.assign(`/play/${encodeURIComponent(gameId)}`);
   } catch (error) {
@@ -85,7 +77,7 @@ function fillSeats() {
   for (let seat = 0; seat < count; seat++) {
     const name = el("input", {
       id: `name-${seat}`, name: `name-${seat}`, required: true, maxlength: 40,
-      value: names[seat] || game.default_players[seat] || `Seat ${seat}`,
+      value: names[seat] || game.default_players[seat] || `Seat ${seat + 1}`,
     });
     const kind = el("select", {id: `player-${seat}`, name: `player-${seat}`, class: "kind"},
       el("option", {value: ""}, "a person"),
@@ -95,13 +87,13 @@ function fillSeats() {
     kind.addEventListener("change", () => { name.disabled = kind.value === "open"; });
     name.disabled = kind.value === "open";
     const row = el("div", {class: "seat row"},
-      el("label", {for: `name-${seat}`}, `Seat ${seat}`), name,
-      el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat} is played by`), kind);
+      el("label", {for: `name-${seat}`}, `Seat ${seat + 1}`), name,
+      el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat + 1} is played by`), kind);
     if (game.sides && game.sides.length) {  // M2: each player backs a side
       const side = el("select", {id: `side-${seat}`, name: `side-${seat}`, class: "side"},
         ...game.sides.map((name) => el("option", {value: name}, `backs the ${name}`)));
       side.value = sides[seat] || game.sides[seat % game.sides.length];
-      row.append(el("label", {for: `side-${seat}`, class: "sr-only"}, `Seat ${seat}'s side`), side);
+      row.append(el("label", {for: `side-${seat}`, class: "sr-only"}, `Seat ${seat + 1}'s side`), side);
     }
     seats.append(row);
   }
@@ -115,7 +107,7 @@ function showLinks(reply) {
   opened.hidden = !reply.open;
   if (reply.open && mine) {  // the creator sits at the first seat they named
     keepSeat(reply.id, mine.seat, mine.token, mine.name);
-    localStorage.setItem("avanti.name", mine.name);
+    rememberName(mine.name);
     const invite = new URL(reply.invite, location.href).href;
     const link = document.getElementById("invite");
     link.href = invite;
@@ -126,20 +118,25 @@ function showLinks(reply) {
   for (const seat of reply.seats) {
     if (seat.open) {
       links.append(el("li", {"data-seat": seat.seat},
-        el("span", {class: "who"}, `Seat ${seat.seat}: `), "open, for whoever takes it"));
+        el("span", {class: "who"}, `Seat ${seat.seat + 1}: `), "open, for whoever takes it"));
     } else if (seat.token) {
       const href = `/play/${encodeURIComponent(reply.id)}#${encodeURIComponent(seat.token)}`;
       links.append(el("li", {"data-seat": seat.seat},
-        el("span", {class: "who"}, `${seat.name} (seat ${seat.seat}): `),
+        el("span", {class: "who"}, `${seat.name} (seat ${seat.seat + 1}): `),
         el("a", {href, class: "join", target: "_blank", rel: "noopener noreferrer"}, "join")));
     } else {
       links.append(el("li", {"data-seat": seat.seat},
-        el("span", {class: "who"}, `${seat.name} (seat ${seat.seat}): `), `a ${seat.bot} bot`));
+        el("span", {class: "who"}, `${seat.name} (seat ${seat.seat + 1}): `), `a ${seat.bot} bot`));
     }
   }
   const watch = document.getElementById("watch");
   watch.href = `/play/${encodeURIComponent(reply.id)}`;
-  document.getElementById("created").hidden = false;
+  const created = document.getElementById("created");
+  created.hidden = false;
+  // the panel comes below the form, often below the fold: show it and move the focus there,
+  // or "Create the game" seems to do nothing
+  created.focus({preventScroll: true});
+  created.scrollIntoView({block: "start"});
 }
 
 async function startTable(gameId, token) {
@@ -170,6 +167,24 @@ export function describe(game) {
   return game.round ? `${turn}, round ${game.round}` : turn;
 }
 
+/** A waiting table this browser already sits at (its seat kept by seats.js): no seat to take
+ * (the server would refuse a second one), but how many it waits for and its invite link. */
+function yourTable(game) {
+  const open = game.seats - game.taken;
+  const invite = new URL(`/?join=${encodeURIComponent(game.id)}`, location.href).href;
+  return el("span", {class: "yours", "data-table": game.id},
+    `your table \u2014 waiting for ${open} more player${open === 1 ? "" : "s"}: `,
+    el("a", {href: invite, class: "invite-link"}, "invite link"), " \u00b7 ",
+    el("a", {href: `/play/${encodeURIComponent(game.id)}`, class: "your-seat"}, "open your seat"));
+}
+
+/** Seat numbers for people, from 1: "seats 2 and 3". */
+function seatList(seats) {
+  const words = seats.map((seat) => String(seat + 1));
+  const listed = words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return `${words.length === 1 ? "seat" : "seats"} ${listed}`;
+}
+
 async function listGames() {
   const lists = {
     open: document.getElementById("open-tables"),
@@ -185,7 +200,7 @@ async function listGames() {
       const item = el("li", {"data-game": game.id, "data-state": game.state},
         el("a", {href: `/play/${encodeURIComponent(game.id)}`}, `${title}: ${players}`),
         el("span", {class: "state"}, ` (${describe(game)})`));
-      if (game.state === "open") item.append(seatForm(game.id, title));
+      if (game.state === "open") item.append(storedSeat(game.id) ? yourTable(game) : seatForm(game.id, title));
       (lists[game.state] || lists.playing).append(item);
     }
     for (const [state, list] of Object.entries(lists)) {
@@ -210,8 +225,19 @@ async function showInvite() {
       panel.append(el("p", {}, `That ${title} table has started: `,
         el("a", {href: `/play/${encodeURIComponent(gameId)}`}, "watch it")));
     } else {
-      panel.append(el("p", {}, `A table of ${title} (${describe(table)}) has a seat for you.`),
-        seatForm(gameId, title));
+      const players = Array.isArray(table.players) ? table.players : [];
+      const host = typeof table.host === "number" ? players[table.host] : null;
+      const sitting = players.map((name, seat) => [name, seat]).filter(([name]) => name !== null)
+        .map(([name, seat]) => `${name} (seat ${seat + 1})`);
+      const open = players.map((name, seat) => [name, seat]).filter(([name]) => name === null).map(([, seat]) => seat);
+      panel.append(
+        el("h2", {id: "join-heading"}, host ? `${host} invites you to a table of ${title}` : `A table of ${title} has a seat for you`),
+        el("p", {class: "sitting"}, `Sitting: ${sitting.join(", ") || "nobody yet"}. Open: ${seatList(open)}.`),
+        storedSeat(gameId)
+          ? el("p", {}, "You sit at this table already: ", el("a", {href: `/play/${encodeURIComponent(gameId)}`}, "open your seat"),
+            ", and send this page's address to whoever should take the next seat.")
+          : el("p", {class: "muted"}, `${describe(table)}. Type your name and take the next open seat.`));
+      if (!storedSeat(gameId)) panel.append(seatForm(gameId, title));
     }
   } catch (error) {
     panel.append(el("p", {class: "error"}, `That table cannot be joined: ${error.message}`));
