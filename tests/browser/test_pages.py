@@ -104,7 +104,7 @@ def test_every_file_of_the_front_end_is_in_the_folder() -> None:
     import re
 
     names = {path.name for path in WEB.iterdir()}
-    for page in ("index.html", "play.html", "lobby.js", "play.js"):
+    for page in ("index.html", "play.html", "lobby.js", "play.js", "replay.html", "replay.js"):
         text = (WEB / page).read_text(encoding="utf-8")
         for found in re.findall(r"""(?:src|href|from)\s*=?\s*["'](/static/[^"']+)["']""", text):
             assert Path(found).name in names, (page, found)

@@ -529,6 +529,8 @@ PATHS = {
     "/games/{id}": {"get"},
     "/catalog": {"get"},
     "/games/{id}/table": {"get"},
+    "/games/{id}/replay": {"get"},
+    "/games/{id}/replay/{version}": {"get"},
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
     "/games/{id}/seats": {"post"},
@@ -806,6 +808,8 @@ def shape_of(example: dict[str, Any]) -> str:
     keys = set(example)
     shapes = [
         ("error" in keys, "Error"),
+        ("steps" in keys and "seen_by" in keys, "mare.Replay"),
+        ("svg" in keys and "seen_by" in keys, "mare.ReplayPicture"),
         (example.get("type") == "table", "StreamTable"),
         (example.get("type") == "chat" and "messages" in keys, "StreamChat"),
         (example.get("type") == "chat", "StreamChatSend"),

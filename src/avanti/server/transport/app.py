@@ -46,6 +46,7 @@ from avanti.server.transport.http import ENDPOINTS, EXCEPTION_HANDLERS, SEATING_
 from avanti.server.transport.lab import LAB_ENDPOINTS, LAB_PAGES
 from avanti.server.transport.pages import PAGES, SecurityHeaders, static_mount
 from avanti.server.transport.push import Hub
+from avanti.server.transport.replay import REPLAY_ENDPOINTS
 from avanti.server.transport.socket import CLOSE_CODES, stream
 from avanti.store import EventStore, GameStore
 
@@ -96,9 +97,13 @@ def routes() -> list[BaseRoute]:
         if spec.method == "WEBSOCKET":
             found.append(WebSocketRoute(spec.path, stream, name=spec.name))
             continue
-        endpoint = {**ENDPOINTS, **SEATING_ENDPOINTS, **LAB_ENDPOINTS, **LAB_PAGES}.get(
-            spec.name
-        ) or PAGES[spec.name]
+        endpoint = {
+            **ENDPOINTS,
+            **SEATING_ENDPOINTS,
+            **LAB_ENDPOINTS,
+            **LAB_PAGES,
+            **REPLAY_ENDPOINTS,
+        }.get(spec.name) or PAGES[spec.name]
         found.append(Route(spec.path, endpoint, methods=[spec.method], name=spec.name))
     found.append(static_mount())
     return found

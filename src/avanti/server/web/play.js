@@ -615,6 +615,7 @@ function endScreen() {
       ? location.assign(`/play/${encodeURIComponent(state.rematch)}`) : rematch(join)));
     buttons.append(join);
   }
+  buttons.append(el("a", {href: `/replay/${encodeURIComponent(gameId)}${state.seat === null ? "" : `?seen_by=${state.seat}`}`, id: "replay", class: "button"}, "Watch the replay"));
   buttons.append(el("a", {href: "/", id: "lobby", class: "button"}, "Back to the lobby"));
   result.replaceChildren(
     el("p", {class: "verdict"}, `Game over: ${words}${you}`),
