@@ -310,9 +310,7 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             "CommandResult", names, "The game after a command, as its seat sees it."
         ),
         "Replay": _any_game("Replay", names, "A finished game, step by step, as a seat saw it."),
-        "ReplayPicture": _any_game(
-            "ReplayPicture", names, "A step of a replay, with its picture."
-        ),
+        "ReplayPicture": _any_game("ReplayPicture", names, "A step of a replay, with its picture."),
         "BotRequest": _obj({"bot": _STRING}),
         "SeatBot": _obj(
             {"seat": _SEAT, "bot": _nullable(_STRING)},
