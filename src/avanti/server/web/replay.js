@@ -39,6 +39,11 @@ function drawPicture(text) {
   $("picture").replaceChildren(drawn);
 }
 
+/** Names in words: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+function listed(words) {
+  return words.length < 3 ? words.join(" and ") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
 /** Who the replay is seen by, in words. */
 function seer(seenBy) {
   return seenBy === null ? "the spectator" : `${names[seenBy] ?? `seat ${seenBy}`}`;
@@ -48,7 +53,7 @@ function outcomeWords() {
   const winners = (replay.outcome && replay.outcome.winners) || [];
   if (!winners.length) return "Game over: nobody wins.";
   const who = winners.map((seat) => names[seat] ?? `seat ${seat}`);
-  return `Game over: ${who.join(" and ")} ${who.length === 1 ? "wins" : "win"}.`;
+  return `Game over: ${listed(who)} ${who.length === 1 ? "wins" : "win"}.`;
 }
 
 /** The step's words, the game so far, the buttons and the address; then its picture. */
@@ -66,7 +71,7 @@ function show() {
   const waiting = step.waiting.map((seat) => names[seat] ?? `seat ${seat}`);
   $("status").textContent = at === last ? outcomeWords()
     : at === 0 ? `The start, as ${seer(replay.seen_by)} saw it.`
-    : waiting.length ? `${waiting.join(" and ")} to move next.` : "";
+    : waiting.length ? `${listed(waiting)} to move next.` : "";
   $("lines").replaceChildren(...(step.lines.length
     ? step.lines.map((line, index) => el("li", {"data-position": step.events[index].position}, line))
     : [el("li", {class: "muted"}, "nothing this seat could see")]));
