@@ -728,6 +728,11 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         assert finished["mare"]["outcome"] is not None
         lobby = replies.call("GET", "/games?game=mare&limit=1", 200, "GameList")
         assert [game["over"] for game in lobby["games"]] == [True]
+        done = finished["mare"]["id"]
+        replay = replies.call("GET", f"/games/{done}/replay?seen_by=0", 200, "Replay")
+        last = replay["steps"][-1]["version"]
+        replies.call("GET", f"/games/{done}/replay/{last}?layout=narrow", 200, "ReplayPicture")
+        replies.call("GET", f"/games/{done}/replay/{last + 1}", 404, "Error")
 
         replies.game = "mare"
         with_bot = {"game": "mare", "players": ["Ann", "Bob"], "bots": {"1": "random"}}
@@ -737,6 +742,7 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         path = f"/games/{created['id']}"
         mine = replies.call("GET", path, 200, "SeatState", token)
         assert mine["seat"] == 0
+        replies.call("GET", f"{path}/replay", 409, "Error")
         served_games = replies.call("GET", "/catalog", 200, "Catalog")
         assert [game["name"] for game in served_games["games"]] == list(catalog.GAMES)
         table = replies.call("GET", f"{path}/table", 200, "SeatTable", token)
