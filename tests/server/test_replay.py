@@ -27,7 +27,7 @@ from avanti.server.protocol.wire import events_data, table_data, view_data
 from avanti.server.table.lobby import summary_of
 from avanti.server.table.record import Seat, Table
 from avanti.server.transport import replay as replay_module
-from avanti.server.transport.replay import seat_replay
+from avanti.server.transport.replay import Kept, seat_replay
 from avanti.store import GameStore, MemoryEventStore
 from tests.hardening import games_avanti
 from tests.server.test_schema import openapi_validator
@@ -277,3 +277,24 @@ def test_twins_that_differ_in_hidden_facts_give_the_same_replay(
     assert _replays(twin, name, seat) == _replays(game, name, seat)
     if seat == 0:  # another seat saw what seat 0 did not: its replay tells the twins apart
         assert _replays(twin, name, 1)[0] != _replays(game, name, 1)[0]
+
+
+def test_the_replays_kept_are_the_last_asked_for_within_a_count_and_bytes() -> None:
+    game = finished("mare", 3)
+    info = catalog.GAMES["mare"]
+    replays = [seat_replay(game, info, seat) for seat in (None, 0, 1)]
+    size = len(replays[0].body)
+    kept = Kept(most=2, most_bytes=10 * size)
+    for replay in replays:
+        kept.keep("g", replay)
+    assert len(kept) == 2
+    assert kept.get("g", None) is None  # the oldest went first
+    assert kept.get("g", 0) is replays[1]
+    kept.keep("h", replays[0])  # seat 1's is now the one asked for longest ago
+    assert kept.get("g", 1) is None
+    assert kept.get("g", 0) is replays[1]
+    small = Kept(most=10, most_bytes=size + size // 2)
+    for replay in replays:
+        small.keep("g", replay)
+    assert len(small) == 1  # the bytes bound: only the newest fits
+    assert small.get("g", 1) is replays[2]

@@ -12,8 +12,9 @@
 Only a game that is over is replayed (409 ``not-over`` else), and then for anyone: a seat's
 replay shows what that seat was shown, never more, and the spectator's only public facts. The
 log is folded once per seat and told in words once (:func:`seat_replay`), so the work grows
-with the game's length; the server keeps the :data:`KEPT` replays asked for last, so stepping
-through one draws one picture a step and folds nothing. Building a replay, or a picture, is
+with the game's length; the server keeps the :data:`KEPT` replays asked for last (at most
+:data:`KEPT_BYTES` of them, :class:`Kept`), so stepping through one draws one picture a step
+and folds nothing. Building a replay, or a picture, is
 work of the rules lab's budget of CPU (a :class:`~avanti.server.transport.http.Jobs`): 429
 ``rate-limited`` for an address's share, 503 ``busy`` when the budget is spent; an answer longer
 than ``lab_answer_bytes`` is 413 ``too-large``.
@@ -44,11 +45,15 @@ from avanti.server.protocol.wire import (
 from avanti.server.transport.http import _server, read_whole
 from avanti.server.transport.lab import _client, _jobs
 
-__all__ = ["KEPT", "REPLAY_ENDPOINTS", "SeatReplay", "seat_replay"]
+__all__ = ["KEPT", "KEPT_BYTES", "REPLAY_ENDPOINTS", "Kept", "SeatReplay", "seat_replay"]
 
 KEPT = 32
 """How many replays (a game as one seat or the spectator saw it) one process keeps, the last
 asked for: a replay asked for again, or stepped through, is neither read nor folded again."""
+
+KEPT_BYTES = 32 * 1024 * 1024
+"""How many bytes of answers the kept replays may hold in all (each keeps its views and events
+beside its answer, of about its size): the oldest go first."""
 
 LAYOUTS = ("wide", "narrow")
 """The pictures' layouts (``narrow``: drawn for a phone's width)."""
@@ -178,13 +183,49 @@ def seat_replay(
 # -- the endpoints ------------------------------------------------------------------------------
 
 
-def _kept(request: Request) -> OrderedDict[tuple[str, int | None], SeatReplay]:
-    """The replays this app keeps, the last asked for last (made on the event loop, used there
-    only: no lock)."""
+class Kept:
+    """The replays asked for last, by game and seat: at most ``most`` of them and ``most_bytes``
+    of their answers; the one asked for longest ago goes first. Made and used on the app's
+    event loop only, so it needs no lock."""
+
+    def __init__(self, most: int = KEPT, most_bytes: int = KEPT_BYTES) -> None:
+        self._most = most
+        self._most_bytes = most_bytes
+        self._bytes = 0
+        self._replays: OrderedDict[tuple[str, int | None], SeatReplay] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._replays)
+
+    def get(self, game: str, seen_by: int | None) -> SeatReplay | None:
+        """The kept replay of ``game`` as ``seen_by`` saw it, now the last asked for; or
+        ``None``."""
+        found = self._replays.get((game, seen_by))
+        if found is not None:
+            self._replays.move_to_end((game, seen_by))
+        return found
+
+    def keep(self, game: str, replay: SeatReplay) -> None:
+        """Keep ``replay`` of ``game``, letting the oldest go while there are too many."""
+        key = (game, replay.seen_by)
+        old = self._replays.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old.body)
+        self._replays[key] = replay
+        self._bytes += len(replay.body)
+        while len(self._replays) > self._most or (
+            self._bytes > self._most_bytes and len(self._replays) > 1
+        ):
+            _, gone = self._replays.popitem(last=False)
+            self._bytes -= len(gone.body)
+
+
+def _kept(request: Request) -> Kept:
+    """The replays this app keeps (made on its first replay request, on the event loop)."""
     state = request.app.state
-    kept: OrderedDict[tuple[str, int | None], SeatReplay] | None = getattr(state, "replays", None)
+    kept: Kept | None = getattr(state, "replays", None)
     if kept is None:
-        kept = state.replays = OrderedDict()
+        kept = state.replays = Kept()
     return kept
 
 
@@ -205,10 +246,8 @@ async def _replay(request: Request) -> SeatReplay:
     seen_by = _seen_by(request)
     wanted = game_id(request.path_params["game_id"])
     kept = _kept(request)
-    key = (wanted, seen_by)
-    found = kept.get(key)
+    found = kept.get(wanted, seen_by)
     if found is not None:
-        kept.move_to_end(key)
         return found
     server = _server(request)
     seated = await server.read(wanted)
@@ -230,9 +269,7 @@ async def _replay(request: Request) -> SeatReplay:
             Refusal.TOO_LARGE,
             f"the replay would hold {len(replay.body):,} bytes, more than the server's {most:,}",
         )
-    kept[key] = replay
-    while len(kept) > KEPT:
-        kept.popitem(last=False)
+    kept.keep(wanted, replay)
     return replay
 
 
