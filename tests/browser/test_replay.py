@@ -129,4 +129,4 @@ def test_a_game_that_goes_on_has_no_replay_yet(browser: Browser, served: Served)
 def _lines(replay: SeatReplay) -> list[list[str]]:
     steps = replay.data["steps"]
     assert isinstance(steps, list)
-    return [list(step["lines"]) for step in steps if isinstance(step, dict)]  # type: ignore[arg-type]
+    return [list(step["lines"]) for step in steps if isinstance(step, dict)]
