@@ -43,7 +43,7 @@ from avanti.server.protocol.wire import (
     public_setup_data,
 )
 from avanti.server.transport.http import _server, read_whole
-from avanti.server.transport.lab import _client, _jobs
+from avanti.server.transport.lab import _client, _jobs, _seen_by
 
 __all__ = ["KEPT", "KEPT_BYTES", "REPLAY_ENDPOINTS", "Kept", "SeatReplay", "seat_replay"]
 
@@ -229,21 +229,9 @@ def _kept(request: Request) -> Kept:
     return kept
 
 
-def _seen_by(request: Request) -> int | None:
-    """The ``seen_by`` query parameter: ``spectator`` (the default) or a seat number in ASCII
-    digits; 400 for anything else."""
-    text = request.query_params.get("seen_by", "spectator")
-    if text == "spectator":
-        return None
-    seat = read_whole(text, 0, 99)
-    if seat is None:
-        raise ApiError(Refusal.BAD_REQUEST, "seen_by is a seat number or spectator")
-    return seat
-
-
 async def _replay(request: Request) -> SeatReplay:
     """The replay the request names, kept or built (in a job of the lab's budget)."""
-    seen_by = _seen_by(request)
+    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
     wanted = game_id(request.path_params["game_id"])
     kept = _kept(request)
     found = kept.get(wanted, seen_by)
