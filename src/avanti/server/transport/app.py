@@ -12,6 +12,8 @@ The protocol (JSON everywhere; values as the game's codec writes them):
 - ``PUT`` / ``DELETE /games/{id}/seats/{seat}/bot``: hand the token's seat to a bot, take it back.
 - ``GET /games/{id}/stream``: a WebSocket of ``update`` messages for the seat named by the
   first message (``{"token": ..., "after": n, "table": true}``); commands may be sent on it too.
+- ``GET /games/{id}/replay`` (``?seen_by=``), ``GET /games/{id}/replay/{version}``: a finished
+  game step by step as a seat or the spectator saw it, and one step with its picture.
 - ``GET /games/{id}/table``, ``GET /catalog``, ``GET /health``, ``GET /openapi.json``,
   ``GET /schemas/{game}``, and the browser pages.
 
