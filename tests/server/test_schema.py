@@ -529,6 +529,8 @@ PATHS = {
     "/games/{id}": {"get"},
     "/catalog": {"get"},
     "/games/{id}/table": {"get"},
+    "/games/{id}/replay": {"get"},
+    "/games/{id}/replay/{version}": {"get"},
     "/games/{id}/commands": {"post"},
     "/games/{id}/seats/{seat}/bot": {"put", "delete"},
     "/games/{id}/seats": {"post"},
@@ -726,6 +728,11 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         assert finished["mare"]["outcome"] is not None
         lobby = replies.call("GET", "/games?game=mare&limit=1", 200, "GameList")
         assert [game["over"] for game in lobby["games"]] == [True]
+        done = finished["mare"]["id"]
+        replay = replies.call("GET", f"/games/{done}/replay?seen_by=0", 200, "Replay")
+        last = replay["steps"][-1]["version"]
+        replies.call("GET", f"/games/{done}/replay/{last}?layout=narrow", 200, "ReplayPicture")
+        replies.call("GET", f"/games/{done}/replay/{last + 1}", 404, "Error")
 
         replies.game = "mare"
         with_bot = {"game": "mare", "players": ["Ann", "Bob"], "bots": {"1": "random"}}
@@ -735,6 +742,7 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         path = f"/games/{created['id']}"
         mine = replies.call("GET", path, 200, "SeatState", token)
         assert mine["seat"] == 0
+        replies.call("GET", f"{path}/replay", 409, "Error")
         served_games = replies.call("GET", "/catalog", 200, "Catalog")
         assert [game["name"] for game in served_games["games"]] == list(catalog.GAMES)
         table = replies.call("GET", f"{path}/table", 200, "SeatTable", token)
@@ -806,6 +814,8 @@ def shape_of(example: dict[str, Any]) -> str:
     keys = set(example)
     shapes = [
         ("error" in keys, "Error"),
+        ("steps" in keys and "seen_by" in keys, "mare.Replay"),
+        ("svg" in keys and "seen_by" in keys, "mare.ReplayPicture"),
         (example.get("type") == "table", "StreamTable"),
         (example.get("type") == "chat" and "messages" in keys, "StreamChat"),
         (example.get("type") == "chat", "StreamChatSend"),

@@ -292,6 +292,7 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
             },
         },
         **more_operations(game_id, other, bad_token, no_game, too_large),
+        **replay_operations(game_id, other, no_game),
         "/games/{id}/stream": {
             "get": {
                 "summary": "A WebSocket of the seat's updates, and its commands",
@@ -328,6 +329,84 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                         _ref("StreamError"),
                         _ref("StreamPong"),
                     ],
+                },
+            }
+        },
+    }
+
+
+# -- the operations of the replays ---------------------------------------------------------
+
+
+def replay_operations(
+    game_id: JSONValue, other: dict[str, JSONValue], no_game: JSONValue
+) -> dict[str, dict[str, dict[str, JSONValue]]]:
+    """The operations of a finished game's replay, by path and method."""
+    seen_by: JSONValue = {
+        "name": "seen_by",
+        "in": "query",
+        "required": False,
+        "description": "Whose replay: a seat number (what that seat was shown), or spectator "
+        "(the default: public facts only).",
+        "schema": {"type": "string", "default": "spectator"},
+    }
+    busy = {
+        "429": _error("rate-limited: this address has its share of the lab's budget under way."),
+        "503": _error("busy: the lab's budget of CPU is spent; try again in a moment."),
+    }
+    return {
+        "/games/{id}/replay": {
+            "get": {
+                "summary": "A finished game step by step, as a seat or the spectator saw it",
+                "description": (
+                    "Only once the game is over, and then for anyone, with no token. A step "
+                    "ends after the opening events, then after each command; each holds the "
+                    "events seen_by saw in it (with their positions in the whole log), their "
+                    "words, its view and the seats awaited. A seat's replay holds what that "
+                    "seat was shown, never more; the spectator's only public facts."
+                ),
+                "parameters": [game_id, seen_by],
+                "responses": {
+                    "200": _json(_ref("Replay"), "The replay."),
+                    "400": _error("bad-request: seen_by is no seat of the game nor spectator."),
+                    "404": no_game,
+                    "409": _error("not-over: the game is not over."),
+                    "413": _error("too-large: the replay is longer than lab_answer_bytes."),
+                    **busy,
+                    **other,
+                },
+            }
+        },
+        "/games/{id}/replay/{version}": {
+            "get": {
+                "summary": "One step of a replay, with its picture",
+                "description": (
+                    "The step of GET /games/{id}/replay that ends at version, and seen_by's "
+                    "picture of the table then (SVG text), as the table drew it: the view "
+                    "then, the step's events as the last move."
+                ),
+                "parameters": [
+                    game_id,
+                    {"name": "version", "in": "path", "required": True, "schema": _VERSION},
+                    seen_by,
+                    {
+                        "name": "layout",
+                        "in": "query",
+                        "required": False,
+                        "description": "The picture's layout: narrow is drawn for a phone.",
+                        "schema": {"enum": ["wide", "narrow"], "default": "wide"},
+                    },
+                ],
+                "responses": {
+                    "200": _json(_ref("ReplayPicture"), "The step and its picture."),
+                    "400": _error("bad-request: seen_by, layout or version is none."),
+                    "404": _error(
+                        "unknown-game: there is no such game; not-found: no step of the "
+                        "replay ends at that version."
+                    ),
+                    "409": _error("not-over: the game is not over."),
+                    **busy,
+                    **other,
                 },
             }
         },

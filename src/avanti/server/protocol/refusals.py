@@ -90,7 +90,7 @@ class Refusal(enum.Enum):
         None,
         "a spectator's command, another seat's command, a seat a bot plays, another seat's bot",
     )
-    NOT_FOUND = "not-found", 404, None, "no such path"
+    NOT_FOUND = "not-found", 404, None, "no such path, or no step of a replay at that version"
     METHOD_NOT_ALLOWED = "method-not-allowed", 405, None, "the path does not take that method"
     CROSS_ORIGIN = (
         "cross-origin",
@@ -139,12 +139,18 @@ class Refusal(enum.Enum):
         None,
         "nobody sat down at the table for `open_table_seconds`: it is closed",
     )
-    NOT_OVER = "not-over", 409, None, "a rematch asked for before the game is over"
+    NOT_OVER = (
+        "not-over",
+        409,
+        None,
+        "a rematch or a replay asked for before the game is over",
+    )
     TOO_LARGE = (
         "too-large",
         413,
         1009,
-        "the body or message is too big, or a rules lab answer would be (`lab_answer_bytes`)",
+        "the body or message is too big, or a rules lab answer or a replay would be "
+        "(`lab_answer_bytes`)",
     )
     UNSUPPORTED_MEDIA_TYPE = (
         "unsupported-media-type",
@@ -198,7 +204,7 @@ class Refusal(enum.Enum):
         429,
         None,
         "too many commands or chat messages from one seat, or new games (rematches too), seats "
-        "or rules lab requests from one address",
+        "or rules lab requests (replays too) from one address",
     )
     TOO_MANY_CONNECTIONS = (
         "too-many-connections",
@@ -212,6 +218,6 @@ class Refusal(enum.Enum):
         "busy",
         503,
         None,
-        "the rules lab works on as many cases as it takes (`lab_workers`, `lab_queue`); try "
-        "again in a moment",
+        "the rules lab works on as many cases (and replays) as it takes (`lab_workers`, "
+        "`lab_queue`); try again in a moment",
     )

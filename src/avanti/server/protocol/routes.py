@@ -39,6 +39,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", "/games/{game_id}/start", "start_table", "Fill open seats with bots, start"),
     RouteSpec("POST", "/games/{game_id}/rematch", "rematch", "The token's seat in the rematch"),
     RouteSpec("GET", "/games/{game_id}/table", "get_table", "A seat's picture and history"),
+    RouteSpec("GET", "/games/{game_id}/replay", "get_replay", "A finished game as a seat saw it"),
+    RouteSpec("GET", "/games/{game_id}/replay/{version}", "get_replay_step", "A replay's step"),
     RouteSpec("GET", "/catalog", "get_catalog", "The games and bots served"),
     RouteSpec("WEBSOCKET", "/games/{game_id}/stream", "stream", "Live updates of one seat"),
     RouteSpec("GET", "/lab/forms", "lab_forms", "The lab's case form of every game"),
@@ -47,5 +49,6 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/lab", "lab_page", "The rules lab page", documented=False),
     RouteSpec("GET", "/", "lobby_page", "The lobby page", documented=False),
     RouteSpec("GET", "/play/{game_id}", "play_page", "The table page", documented=False),
+    RouteSpec("GET", "/replay/{game_id}", "replay_page", "The replay page", documented=False),
 )
 """Every route of the server, in the order they are matched."""

@@ -4,6 +4,8 @@ own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from avanti.core.codec import JSONValue
 from avanti.core.limits import MAX_NOTATION_LENGTH
 from avanti.server.protocol.refusals import Refusal
@@ -80,6 +82,7 @@ def game_protocol(game: str) -> dict[str, JSONValue]:
             ),
             "oneOf": _COMMAND_OR_NOTATION,
         },
+        **_replay_shapes(game, own, seen),
         f"{game}.StreamUpdate": _obj(
             {
                 "type": {"const": "update"},
@@ -94,6 +97,48 @@ def game_protocol(game: str) -> dict[str, JSONValue]:
             "`after`), then after every change to the game, to every connection (the mover's "
             "too); with `table` when the first message asked for it. The mover's update "
             "carries the answers to its stored commands in `results`: one message per change.",
+        ),
+    }
+
+
+def _replay_shapes(
+    game: str, own: Callable[[str], dict[str, JSONValue]], seen: dict[str, JSONValue]
+) -> dict[str, JSONValue]:
+    """The shapes of a finished game's replay (``GET /games/{id}/replay``) and of one of its
+    steps with its picture (``GET /games/{id}/replay/{version}``), for one game."""
+    step: dict[str, JSONValue] = {
+        "version": _VERSION,
+        "events": seen,
+        "lines": {"type": "array", "items": _STRING},
+        "view": own("View"),
+        "waiting": {"type": "array", "items": _SEAT},
+    }
+    return {
+        f"{game}.ReplayStep": _obj(
+            step,
+            description="One step of a replay, as `seen_by` saw it: the version it ends at "
+            "(after the opening events, then after each command), the events it saw in it "
+            "with their positions, each in words (`lines`, one per event), its view then "
+            "and the seats awaited then.",
+        ),
+        f"{game}.Replay": _obj(
+            {
+                "id": _STRING,
+                "game": {"const": game},
+                "seen_by": _nullable(_SEAT),
+                "players": {"type": "array", "items": _STRING},
+                "version": _VERSION,
+                "public_setup": own("PublicSetup"),
+                "outcome": own("Outcome"),
+                "steps": {"type": "array", "items": own("ReplayStep"), "minItems": 1},
+            },
+            description=f"A finished game of {game} as a seat (or, `seen_by` null, the "
+            "spectator) saw it, step by step: what that seat was shown, never more.",
+        ),
+        f"{game}.ReplayPicture": _obj(
+            {**step, "seen_by": _nullable(_SEAT), "svg": _STRING},
+            description="One step of a replay with its picture (SVG text), drawn as the "
+            "table drew it for `seen_by` then: its view, the step's events as the last move.",
         ),
     }
 
@@ -289,6 +334,8 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
         "CommandResult": _any_game(
             "CommandResult", names, "The game after a command, as its seat sees it."
         ),
+        "Replay": _any_game("Replay", names, "A finished game, step by step, as a seat saw it."),
+        "ReplayPicture": _any_game("ReplayPicture", names, "A step of a replay, with its picture."),
         "BotRequest": _obj({"bot": _STRING}),
         "SeatBot": _obj(
             {"seat": _SEAT, "bot": _nullable(_STRING)},

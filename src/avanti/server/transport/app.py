@@ -12,6 +12,8 @@ The protocol (JSON everywhere; values as the game's codec writes them):
 - ``PUT`` / ``DELETE /games/{id}/seats/{seat}/bot``: hand the token's seat to a bot, take it back.
 - ``GET /games/{id}/stream``: a WebSocket of ``update`` messages for the seat named by the
   first message (``{"token": ..., "after": n, "table": true}``); commands may be sent on it too.
+- ``GET /games/{id}/replay`` (``?seen_by=``), ``GET /games/{id}/replay/{version}``: a finished
+  game step by step as a seat or the spectator saw it, and one step with its picture.
 - ``GET /games/{id}/table``, ``GET /catalog``, ``GET /health``, ``GET /openapi.json``,
   ``GET /schemas/{game}``, and the browser pages.
 
@@ -46,6 +48,7 @@ from avanti.server.transport.http import ENDPOINTS, EXCEPTION_HANDLERS, SEATING_
 from avanti.server.transport.lab import LAB_ENDPOINTS, LAB_PAGES
 from avanti.server.transport.pages import PAGES, SecurityHeaders, static_mount
 from avanti.server.transport.push import Hub
+from avanti.server.transport.replay import REPLAY_ENDPOINTS
 from avanti.server.transport.socket import CLOSE_CODES, stream
 from avanti.store import EventStore, GameStore
 
@@ -96,9 +99,13 @@ def routes() -> list[BaseRoute]:
         if spec.method == "WEBSOCKET":
             found.append(WebSocketRoute(spec.path, stream, name=spec.name))
             continue
-        endpoint = {**ENDPOINTS, **SEATING_ENDPOINTS, **LAB_ENDPOINTS, **LAB_PAGES}.get(
-            spec.name
-        ) or PAGES[spec.name]
+        endpoint = {
+            **ENDPOINTS,
+            **SEATING_ENDPOINTS,
+            **LAB_ENDPOINTS,
+            **LAB_PAGES,
+            **REPLAY_ENDPOINTS,
+        }.get(spec.name) or PAGES[spec.name]
         found.append(Route(spec.path, endpoint, methods=[spec.method], name=spec.name))
     found.append(static_mount())
     return found

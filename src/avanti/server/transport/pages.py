@@ -6,6 +6,8 @@
 - ``GET /play/{id}``: the table page (``web/play.html``). Its script reads the token from the
   fragment, asks for the table in its WebSocket hello, and draws every ``update``'s picture and
   history: it fetches nothing per change.
+- ``GET /replay/{id}``: the replay page (``web/replay.html``) of a finished game: its steps as
+  a seat or the spectator saw them, asked of ``GET /games/{id}/replay`` and one picture a step.
 - ``GET /static/{file}``: the pages' scripts (ES modules), style sheet and icon, from ``web/``,
   served by Starlette's ``StaticFiles``. There is no build step and nothing from elsewhere.
 
@@ -79,7 +81,14 @@ async def play_page(request: Request) -> Response:
     return FileResponse(WEB / "play.html", media_type="text/html; charset=utf-8")
 
 
-PAGES = {"lobby_page": lobby_page, "play_page": play_page}
+async def replay_page(request: Request) -> Response:
+    """``GET /replay/{id}``: the replay page of a finished game (404 for an id no game can
+    have)."""
+    game_id(request.path_params["game_id"])
+    return FileResponse(WEB / "replay.html", media_type="text/html; charset=utf-8")
+
+
+PAGES = {"lobby_page": lobby_page, "play_page": play_page, "replay_page": replay_page}
 """The page endpoints by their name in :data:`avanti.server.protocol.routes.ROUTES`."""
 
 

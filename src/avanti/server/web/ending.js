@@ -84,6 +84,8 @@ function endScreen() {
       ? location.assign(`/play/${encodeURIComponent(rematchId)}`) : rematch(join)));
     buttons.append(join);
   }
+  const seenBy = table.seat === null ? "" : `?seen_by=${table.seat}`;
+  buttons.append(el("a", {href: `/replay/${encodeURIComponent(table.gameId)}${seenBy}`, id: "replay", class: "button"}, "Watch the replay"));
   buttons.append(el("a", {href: "/", id: "lobby", class: "button"}, "Back to the lobby"));
   result.replaceChildren(
     el("p", {class: "verdict"}, `Game over: ${words}${you}`),

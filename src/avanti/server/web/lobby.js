@@ -201,6 +201,7 @@ async function listGames() {
         el("a", {href: `/play/${encodeURIComponent(game.id)}`}, `${title}: ${players}`),
         el("span", {class: "state"}, ` (${describe(game)})`));
       if (game.state === "open") item.append(storedSeat(game.id) ? yourTable(game) : seatForm(game.id, title));
+      if (game.state === "finished") item.append(el("a", {href: `/replay/${encodeURIComponent(game.id)}`, class: "replay"}, "Watch the replay"));
       (lists[game.state] || lists.playing).append(item);
     }
     for (const [state, list] of Object.entries(lists)) {
