@@ -108,7 +108,12 @@ def test_every_file_of_the_front_end_is_in_the_folder() -> None:
     import re
 
     names = {path.name for path in WEB.iterdir()}
-    pages = ["index.html", "play.html", "replay.html", *sorted(path.name for path in WEB.glob("*.js"))]
+    pages = [
+        "index.html",
+        "play.html",
+        "replay.html",
+        *sorted(path.name for path in WEB.glob("*.js")),
+    ]
     for page in pages:
         text = (WEB / page).read_text(encoding="utf-8")
         for found in re.findall(r"""(?:src|href|from)\s*=?\s*["'](/static/[^"']+)["']""", text):
