@@ -20,7 +20,7 @@ from avanti.autorama.standings import standings
 from avanti.autorama.svg import picture
 from avanti.core.presentation import Presentation
 
-__all__ = ["PRESENTATION", "confirm", "standings"]
+__all__ = ["PRESENTATION", "confirm"]
 
 
 def _vehicles(vehicles: tuple[int, ...]) -> str:

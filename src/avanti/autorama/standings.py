@@ -97,6 +97,7 @@ def standings(outcome: Outcome, setup: Setup | PublicSetup) -> Standings:
 
     >>> from avanti.autorama import Setup
     >>> from avanti.autorama.scoring import Outcome, score_seat
+    >>> from avanti.autorama.standings import standings
     >>> ann = score_seat(0, (0, 9), (10, 22), 2)  # a Controller and a Restoration Specialist
     >>> bob = score_seat(1, (15, 12), (), 3)
     >>> table = standings(Outcome((ann, bob), (1,), (0.0, 1.0)), Setup(("Ann", "Bob", "Cy")))

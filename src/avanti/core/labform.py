@@ -29,7 +29,7 @@ class FieldKind(enum.StrEnum):
     """How a field is filled in, and the JSON value it writes.
 
     A ``SEAT_...`` kind writes a list with one entry per seat, which follows the player count:
-    a seat added gets the field's :attr:`FormField.item`, a seat taken away loses its entry.
+    a seat added gets the field's ``item``, a seat taken away loses its entry.
     """
 
     COUNT = "count"

@@ -29,7 +29,7 @@ def played_seed(case: Case) -> int:
 
     :raises DecodeError: an outcome the game does not declare, too many results for it, or a
         result that is none of its choices.
-    :raises InvalidSetup: no seed of the :data:`MAX_SEEDS` tried gives the wanted results.
+    :raises InvalidSetup: no seed of the ``MAX_SEEDS`` tried gives the wanted results.
     """
     if not case.outcomes:
         return case.seed

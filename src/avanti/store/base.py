@@ -281,7 +281,7 @@ class EventStore(abc.ABC):
         or the refusal :meth:`append` would raise, once the append is durable.
 
         For a caller that must not wait for a disk, such as an event loop (it awaits the future
-        with :func:`asyncio.wrap_future`). The arguments are checked at once (a bad one raises
+        with ``asyncio.wrap_future``). The arguments are checked at once (a bad one raises
         here). A store that commits in a writer thread of its own (SQLite) queues the append
         there, where many appends share one commit; one in memory answers at once; any other
         runs :meth:`append` in a pool of :data:`APPEND_THREADS` worker threads. Appends of one
