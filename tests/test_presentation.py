@@ -18,6 +18,7 @@ import avanti
 from avanti import autorama, mare
 from avanti.autorama import AdvisorPlayed, GameEnded, Setup, VehicleSold
 from avanti.autorama import presentation as autorama_shown
+from avanti.autorama.cards import dollars
 from avanti.autorama.scoring import Outcome, score_seat
 from avanti.autorama.standings import parts as standing_parts
 from avanti.avanti import presentation as avanti_shown
@@ -68,7 +69,7 @@ def test_every_catalog_game_declares_a_presentation() -> None:
 def test_autorama_standings_add_up_to_the_scores(players: int, seed: int) -> None:
     game = finished("autorama", players, seed)
     outcome = game.outcome
-    standings = autorama_shown.standings(outcome, game.public_setup)
+    standings = autorama_shown.PRESENTATION.standings(outcome, game.public_setup)
     check_adds_up(standings, players, outcome.winners)
     for score in outcome.scores:
         assert standings.seat(score.seat).total == score.total
@@ -161,7 +162,7 @@ def test_the_issues_end_line_names_each_adviser_and_the_tie_break() -> None:
 def test_the_issues_standings_add_up_and_name_the_tie_break() -> None:
     ann = score_seat(0, ANN_CHECKS, (22, 23), 3)
     bob = score_seat(1, BOB_CHECKS, (11, 12), 2)
-    standings = autorama_shown.standings(
+    standings = autorama_shown.PRESENTATION.standings(
         Outcome((ann, bob), (0,), (1.0, 0.0)), Setup(("Ann", "Bob", "Cy"))
     )
     first, second = standings.seats
@@ -183,7 +184,7 @@ def test_the_issues_standings_add_up_and_name_the_tie_break() -> None:
         == "Ann and Bob both have $77,000: Ann wins with the most cash ($3,000) (F20)"
     )
     assert standings.rule == "F20"
-    shared = autorama_shown.standings(
+    shared = autorama_shown.PRESENTATION.standings(
         Outcome((ann, score_seat(1, (0, 0, 2, 3, 8, 10, 13, 15), (11, 12), 3)), (0, 1), (1.0, 1.0)),
         Setup(("Ann", "Bob", "Cy")),
     )
@@ -221,7 +222,7 @@ def test_the_table_sends_each_commands_question_and_the_standings_at_the_end() -
     assert table_data(game, info, None, 0)["confirm"] == []
     over = finished("autorama", 3, 5)
     ended: Any = table_data(over, game_info("autorama"), 1, 0)
-    expected = autorama_shown.standings(over.outcome, over.public_setup).to_data()
+    expected = autorama_shown.PRESENTATION.standings(over.outcome, over.public_setup).to_data()
     assert ended["standings"] == expected
     assert [s["total"] for s in sorted(expected["seats"], key=lambda s: s["seat"])] == [
         score.total for score in over.outcome.scores
@@ -267,3 +268,13 @@ def test_no_tool_probes_a_game_module(path: Path) -> None:
             module = getattr(node, "module", None)
             assert "inspect" not in names, f"{path.name}:{node.lineno}"
             assert module != "inspect", f"{path.name}:{node.lineno}"
+
+
+@given(st.integers(min_value=-40, max_value=40))
+def test_autorama_money_is_written_as_its_dollars(amount: int) -> None:
+    """The unit the browser writes Autorama's money in is thousands of dollars (F2): the same
+    words as the rules' own :func:`~avanti.autorama.cards.dollars` (3 is ``$3,000``)."""
+    money = autorama_shown.PRESENTATION.money
+    assert money.show(amount) == dollars(amount)
+    assert money.show(3) == "$3,000"
+    assert avanti_shown.PRESENTATION.money.show(1234) == "1,234"  # Avanti counts plain units

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
+from avanti.catalog import GAMES
 from tests.browser.support import expected
 from tests.browser.tables import INSTANT, WAIT_MS, Table, advance, stored
 from tests.server.support import Served, wait_for
@@ -254,7 +255,7 @@ def test_one_tap_selects_and_a_second_sends(
     browser: Browser, served: Served, screens: Path, name: str
 ) -> None:
     """Think before you click: an irreversible command (Avanti: lay a card, A8; Avanti mare!:
-    skip the fish move, M4; Autorama: pass, F5) is selected by one tap, which sends nothing;
+    skip the fish move, M6; Autorama: pass, F5) is selected by one tap, which sends nothing;
     Esc cancels; a second tap (or Enter) sends it."""
     game = None
     for seed in range(40):  # a free fish's colour (M6) comes in most games, not in all
@@ -280,6 +281,9 @@ def test_one_tap_selects_and_a_second_sends(
     page.wait_for_selector(f'#table[data-armed="{notation}"]', state="attached")
     assert page.get_attribute("#table", "data-pending") == "false"
     assert page.locator("#confirm").is_visible()
+    question = GAMES[name].load_presentation().confirm(game.public_setup, command)
+    assert question
+    assert question in page.locator("#confirm").inner_text()  # the game's own words
     assert stored(served, reply["id"]).version == game.version  # one tap sent nothing
     if name == "avanti":
         page.screenshot(path=screens / "confirm.png")
@@ -310,12 +314,15 @@ def _over(game: Any) -> bool:
 def test_the_end_screen_shows_the_standings(
     browser: Browser, served: Served, screens: Path, name: str
 ) -> None:
-    """The end of a game: the standings in the outcome's order with each game's breakdown
-    (Avanti: island places and cash, A27; Autorama: checks and cash, F20; Avanti mare!: fish in
-    the sea and caught, each side, M8), "Rematch" for a seat and "Back to the lobby" for all."""
+    """The end of a game: the standings in the outcome's order, each total with the parts it
+    adds up to and their rules, as the game's presentation states them through the server
+    (Avanti: island spaces, A19, A20; Autorama: checks, advisers and cash, F19, F20; Avanti
+    mare!: fish free or caught for each side, M8), "Rematch" for a seat and "Back to the lobby"
+    for all. The page itself knows no game."""
     reply = served.create(name, ["Ann", "Bob", "Cy"])
     game = advance(served, reply, _over, seed=3)
     outcome = game.outcome
+    told = GAMES[name].load_presentation().standings(outcome, game.public_setup)
     seat = _open(browser, _seat_url(served, reply, 0), 0)
     watcher = _open(browser, f"{served.url}/play/{reply['id']}", None)
     for table in (seat, watcher):
@@ -323,25 +330,29 @@ def test_the_end_screen_shows_the_standings(
         order = json.loads(table.page.get_attribute("table.standings", "data-order") or "[]")
         rows = table.page.locator("table.standings tbody tr").all_inner_texts()
         names = game.public_setup.players
-        if name == "avanti":
+        assert order == [standing.seat for standing in told.seats]
+        for row, standing in zip(rows, told.seats, strict=True):
+            name_cell, total, parts = row.split("\t")
+            assert name_cell == f"{standing.place}. {names[standing.seat]}"
+            assert total == standing.shown
+            assert all(part.shown in parts and part.rule in parts for part in standing.parts)
+            assert sum(part.amount for part in standing.parts) == standing.total
+        text = table.page.locator("#result").inner_text()
+        if name == "avanti":  # the island's order (A19, A20)
             assert order == list(outcome.ranking)
-            view = game.view(None)
             for row, placed in zip(rows, order, strict=True):
-                assert names[placed] in row
-                assert f"\t{outcome.island[placed]}\t" in row
-                assert row.endswith(f"\t{view.cash[placed]:,}")
-            last = names[view.ranking[0]]
-            assert f"{last} won the last run." in table.page.locator("#result").inner_text()
-        elif name == "autorama":
+                assert f"\tisland space {outcome.island[placed]}\t" in row
+        elif name == "autorama":  # the most money, then the most cash (F19, F20)
             totals = {score.seat: score.total for score in outcome.scores}
             assert order == sorted(totals, key=lambda s: (-totals[s], s))
             for row, placed in zip(rows, order, strict=True):
-                assert row.endswith(f"${totals[placed] * 1000:,}")
-        else:
+                assert f"\t${totals[placed] * 1000:,}\t" in row
+        else:  # the side with more fish wins (M8)
             winners = list(outcome.winners)
             assert order[: len(winners)] == winners
-            text = table.page.locator("#result").inner_text()
-            assert f"Fish in the sea: {outcome.free}. Fish caught: {outcome.caught}." in text
+            assert f"{outcome.free} fish free" in text or f"{outcome.caught} fish caught" in text
+        if told.decided:
+            assert told.decided in text
         assert table.page.locator("#lobby").get_attribute("href") == "/"
         rematch = table.page.locator("#rematch")
         assert rematch.count() == (1 if table.seat is not None else 0)

@@ -21,8 +21,11 @@ from avanti.lab.compare import position
 from avanti.mare.lab import foresee_roll
 
 SOURCE = Path(avanti.__file__).parent
-LAB_FILES = sorted([*(SOURCE / "lab").glob("*.py"), *(SOURCE / "server" / "web").glob("lab.*")])
-"""The files that must name no game: the lab's library and its page."""
+LAB_FILES = sorted(
+    [*(SOURCE / "lab").glob("*.py"), *(path for path in (SOURCE / "server" / "web").iterdir())]
+)
+"""The files that must name no game: the lab's library and every file of the browser's pages
+(what a game shows of itself comes from its presentation, through the server)."""
 BOOK = (Reading("book"), Reading("book"))
 
 
@@ -170,7 +173,7 @@ def _python_text(path: Path) -> str:
 
 
 @pytest.mark.parametrize("path", LAB_FILES, ids=lambda path: path.name)
-def test_no_file_of_the_lab_names_a_game(path: Path) -> None:
+def test_no_file_of_the_lab_or_the_pages_names_a_game(path: Path) -> None:
     text = _python_text(path) if path.suffix == ".py" else path.read_text(encoding="utf-8")
     found = sorted({match.group(0) for match in GAME_WORDS.finditer(text)})
     assert found == [], f"{path.name} names {found}"

@@ -745,6 +745,9 @@ def test_a_real_server_replies_as_the_openapi_document_says(tmp_path: Path) -> N
         replies.call("GET", f"{path}/replay", 409, "Error")
         served_games = replies.call("GET", "/catalog", 200, "Catalog")
         assert [game["name"] for game in served_games["games"]] == list(catalog.GAMES)
+        money = {game["name"]: game["money"] for game in served_games["games"]}
+        assert money["autorama"] == {"prefix": "$", "scale": 1000}  # thousands of dollars (F2)
+        assert money["avanti"] == {"prefix": "", "scale": 1}
         table = replies.call("GET", f"{path}/table", 200, "SeatTable", token)
         assert table["seat"] == 0
         assert table["svg"].startswith("<svg")

@@ -18,7 +18,7 @@ from avanti.autorama.lab import FORM
 from avanti.autorama.setup import PublicSetup, Setup
 from avanti.autorama.standings import standings
 from avanti.autorama.svg import picture
-from avanti.core.presentation import Presentation
+from avanti.core.presentation import Money, Presentation
 
 __all__ = ["PRESENTATION", "confirm"]
 
@@ -52,6 +52,7 @@ PRESENTATION = Presentation(
     confirm=confirm,
     box=box,
     encoding=encoding,
+    money=Money(prefix="$", scale=1000),  # thousands of dollars (F2)
     lab=FORM,
 )
 """How For Sale: Autorama is shown (:class:`~avanti.core.presentation.Presentation`)."""

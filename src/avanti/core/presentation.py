@@ -20,7 +20,31 @@ from attrs import frozen
 from avanti.core.codec import JSONValue
 from avanti.core.labform import LabForm
 
-__all__ = ["Part", "Presentation", "Standing", "Standings", "asks_nothing"]
+__all__ = ["Money", "Part", "Presentation", "Standing", "Standings", "asks_nothing"]
+
+
+@frozen(kw_only=True)
+class Money:
+    """How a game writes an amount of its money: ``prefix`` before it, counted in units of
+    ``scale``. Avanti counts plain units (``Money()`` writes 12 as ``"12"``); For Sale:
+    Autorama counts thousands of dollars (F2: ``Money(prefix="$", scale=1000)`` writes 3 as
+    ``"$3,000"``).
+
+    >>> Money(prefix="$", scale=1000).show(-3)
+    '-$3,000'
+    """
+
+    prefix: str = ""
+    scale: int = 1
+
+    def show(self, amount: int) -> str:
+        """``amount`` as a person reads it: its sign, the prefix, the scaled digits grouped."""
+        sign = "-" if amount < 0 else ""
+        return f"{sign}{self.prefix}{abs(amount) * self.scale:,}"
+
+    def to_data(self) -> dict[str, JSONValue]:
+        """The unit as a front end reads it (the catalog's ``money``)."""
+        return {"prefix": self.prefix, "scale": self.scale}
 
 
 @frozen(kw_only=True)
@@ -150,6 +174,9 @@ class Presentation:
     encoding: Callable[[Any], Any] | None = None
     """``encoding(public_setup)``: the game's :class:`~avanti.core.encoding.Encoding` for
     learning programs, or ``None`` for a game without one."""
+    money: Money = Money()
+    """How the game writes an amount of its money (the browser's travelling cash, its
+    standings)."""
     lab: LabForm | None = None
     """What the rules lab offers to set up a case of the game as a form, or ``None`` for a game
     the lab takes only as JSON."""

@@ -354,6 +354,13 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                             "max_players": _SEAT,
                             "default_players": {"type": "array", "items": _STRING},
                             "sides": {"type": "array", "items": _STRING},
+                            "money": _obj(
+                                {"prefix": _STRING, "scale": {"type": "integer", "minimum": 1}},
+                                ("prefix", "scale"),
+                                description="How an amount of the game's money is written: "
+                                "the prefix, then the amount times the scale (For Sale: "
+                                'Autorama: `{"prefix": "$", "scale": 1000}`, F2).',
+                            ),
                         }
                     ),
                 },

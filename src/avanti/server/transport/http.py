@@ -366,7 +366,8 @@ async def _hand_over(request: Request, kind: str | None) -> Response:
 
 
 async def get_catalog(request: Request) -> Response:
-    """``GET /catalog``: the games served (name, title, seat limits, default names), the bots."""
+    """``GET /catalog``: the games served (name, title, seat limits, default names, sides, how
+    an amount of money is written), the bots."""
     served = [
         {
             "name": info.name,
@@ -375,6 +376,7 @@ async def get_catalog(request: Request) -> Response:
             "max_players": info.max_players,
             "default_players": list(info.player_names(info.max_players)),
             "sides": list(info.sides),
+            "money": info.load_presentation().money.to_data(),
         }
         for info in catalog.GAMES.values()
     ]

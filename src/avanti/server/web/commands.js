@@ -7,18 +7,12 @@
 // or {notation}), a note for the person as "avanti:say" ({text, kind}). It never decides what is
 // legal: a click the picture names but no legal command fits is still sent, and refused.
 //
-// "Think before you click": a command that cannot be taken back once the game has it (laying a
-// card face down, quitting a run, passing, skipping a move, offering, bidding, playing an
-// advisor) is only selected by its first click or key; a second click on it (or on the same
-// place of the picture), or Enter, sends it; Esc or a click elsewhere cancels. Which commands
-// these are is read from the first word of their notation, per game:
+// "Think before you click": a command that cannot be taken back once the game has it is only
+// selected by its first click or key; a second click on it (or on the same place of the
+// picture), or Enter, sends it; Esc or a click elsewhere cancels. Which commands these are, and
+// the question each asks, the server says beside each legal command (the table's `confirm`,
+// from the game's presentation): this script knows no game.
 import {el} from "/static/common.js";
-
-const CONFIRM = {
-  avanti: new Set(["play", "quit"]),          // A: lay a card face down (A8), quit the run (A14)
-  mare: new Set(["skip"]),                    // M: give up the fish move
-  autorama: new Set(["pass", "bid", "offer", "play"]),  // F: pass, bid, offer face down, advisor
-};
 
 const main = document.getElementById("table");
 const picture = document.getElementById("picture");
@@ -45,9 +39,13 @@ function send(what) {
   tell("avanti:command", what);
 }
 
+/** The question the game asks before `choice` is sent (the server's `confirm`); "" for none. */
+function question(choice) {
+  return (table && table.confirms && table.confirms.get(choice.notation)) || "";
+}
+
 function needsConfirm(choice) {
-  const words = table && CONFIRM[table.game];
-  return Boolean(words && words.has(choice.notation.split(" ")[0]));
+  return question(choice) !== "";
 }
 
 /** Choose a legal command: send it, or select it first when it needs a confirmation. */
@@ -174,8 +172,8 @@ document.addEventListener("keydown", (event) => {
 
 // -- numbers: commands whose notation differs only in one number -------------------------------
 //
-// Avanti's event marker may go on any of 34 spaces ("marker 0" ... "marker 33"), an Autorama
-// bid may be any of 30 amounts ("bid 0" ... "bid 28000"): a button each would fill the screen.
+// A marker that may go on any of 34 spaces ("marker 0" ... "marker 33"), a bid that may be
+// any of 30 amounts ("bid 0" ... "bid 28000"): a button each would fill the screen.
 // So the legal commands whose notations are the same words around one number that varies are
 // drawn as one field with the legal range and a stepper, confirmed with Enter or its button.
 // The grouping is read from the notations the server sends, for every game alike.
@@ -308,7 +306,7 @@ function numberField(item, index, disabled) {
   return form;
 }
 
-/** One legal command's button: its notation, its words (the price before the choice, A22),
+/** One legal command's button: its notation, its words (the price before the choice),
  * and whether it is selected. */
 function button(choice, index) {
   const key = index < 9 ? el("kbd", {}, String(index + 1)) : null;
@@ -355,8 +353,9 @@ function draw() {
     if (again) again.focus();
   }
   if (armed !== null) {
-    const label = table.labels.get(armed) || armed;
-    confirmLine.textContent = `Selected: ${label}. Click it again or press Enter to do it; Esc cancels.`;
+    const chosen = table.legal.find((choice) => choice.notation === armed);
+    const asked = chosen ? question(chosen) : "";
+    confirmLine.textContent = `${asked} Click it again or press Enter to do it; Esc cancels.`.trim();
     confirmLine.hidden = false;
   } else {
     confirmLine.hidden = true;

@@ -43,9 +43,10 @@ export function explain(error) {
   return `${error.message}${rule}`;
 }
 
-/** An amount of money in words: For Sale: Autorama counts in thousands of dollars (F2, 3 is
- * $3,000); Avanti in its own units. "?" when the amount is not known. */
-export function money(amount, thousands) {
+/** An amount of money in words, written as the game writes it (the catalog's `money`: a
+ * prefix, then the amount times the scale). "?" when the amount is not known. */
+export function money(amount, unit = {prefix: "", scale: 1}) {
   if (typeof amount !== "number") return "?";
-  return thousands ? `$${(amount * 1000).toLocaleString("en-US")}` : amount.toLocaleString("en-US");
+  const sign = amount < 0 ? "-" : "";
+  return `${sign}${unit.prefix}${(Math.abs(amount) * unit.scale).toLocaleString("en-US")}`;
 }

@@ -1,9 +1,10 @@
-// The end of a game: the standings in the order of the game's outcome, each game's own
-// breakdown, a rematch for a seat and the way back to the lobby for everyone.
+// The end of a game: the standings as the server sends them (every total broken down into its
+// parts with their rules, and the rule that broke a tie: the game's presentation says all of
+// it, so this script knows no game), a rematch for a seat and the way back to the lobby.
 //
-// It needs only public facts: the outcome and the final view, as the page's core tells them in
+// It needs only public facts: the standings and the outcome, as the page's core tells them in
 // its "avanti:render" event; a rematch the server announces arrives as an "avanti:message".
-import {el, explain, money, request, ServerError} from "/static/common.js";
+import {el, explain, request, ServerError} from "/static/common.js";
 import {keepSeat} from "/static/seats.js";
 
 const result = document.getElementById("result");
@@ -16,47 +17,36 @@ function who(seat) {
   return table.names[seat] !== undefined ? table.names[seat] : `seat ${seat + 1}`;
 }
 
-/** The standings as the outcome gives them, best first: [[seat, words], ...], and the game's
- * own breakdown as rows of cells. Only public facts: the outcome and the final view. */
+/** A total's parts, one a line: what it is, what it adds, the rule it follows. Folded on a
+ * phone's narrow screen, so that the whole end screen fits there; a tap unfolds it. */
+function adding(parts) {
+  const wide = window.matchMedia("(min-width: 761px)").matches;
+  return el("details", {class: "parts", open: wide},
+    el("summary", {}, parts.length === 1 ? "1 part" : `${parts.length} parts`),
+    el("ul", {}, ...parts.map((part) => el("li", {},
+      `${part.words}: ${part.shown}`, part.rule ? el("span", {class: "rule"}, ` ${part.rule}`) : ""))));
+}
+
+/** The standings, best first: the order of seats, the head of the table, its rows of cells and
+ * the notes under it, all from the server's standings (the winners alone before they came). */
 function standings() {
-  const outcome = table.outcome;
-  const view = table.shownView || {};
+  const sent = table.standings;
+  if (sent && Array.isArray(sent.seats)) {
+    const what = sent.total ? `${sent.total[0].toUpperCase()}${sent.total.slice(1)}` : "Total";
+    return {
+      order: sent.seats.map((standing) => standing.seat),
+      head: ["Player", what, "How it adds up"],
+      rows: sent.seats.map((standing) => [
+        who(standing.seat), standing.shown, adding(standing.parts)]),
+      places: sent.seats.map((standing) => standing.place),
+      notes: sent.decided ? [sent.decided] : [],
+    };
+  }
   const seats = table.names.map((_, seat) => seat);
-  if (table.game === "avanti" && Array.isArray(outcome.ranking)) {
-    const last = Array.isArray(view.ranking) && view.ranking.length ? view.ranking[0] : null;
-    return {
-      order: outcome.ranking,
-      head: ["Player", "Island space", "Cash"],
-      rows: outcome.ranking.map((seat) => [who(seat), String(outcome.island[seat]),
-        money(Array.isArray(view.cash) ? view.cash[seat] : null, false)]),
-      notes: last === null ? [] : [`${who(last)} won the last run.`],
-    };
-  }
-  if (table.game === "autorama" && Array.isArray(outcome.scores)) {
-    const scores = [...outcome.scores].sort((a, b) => b.total - a.total || a.seat - b.seat);
-    return {
-      order: scores.map((score) => score.seat),
-      head: ["Player", "Checks", "Bonus", "Cash", "Total"],
-      rows: scores.map((score) => [who(score.seat),
-        `${score.checks.map((check) => `$${check}k`).join(" ")} = ${money(score.check_total, true)}`,
-        score.bonus ? `+${money(score.bonus, true)}` : "\u2013",
-        money(score.cash, true), money(score.total, true)]),
-      notes: [],
-    };
-  }
-  if (table.game === "mare") {
-    const winners = new Set(outcome.winners);
-    const order = [...seats.filter((seat) => winners.has(seat)), ...seats.filter((seat) => !winners.has(seat))];
-    const side = (seat) => (table.sides[seat] || "").replace(/-/g, " ");
-    return {
-      order,
-      head: ["Player", "Side", ""],
-      rows: order.map((seat) => [who(seat), side(seat), winners.has(seat) ? "won" : ""]),
-      notes: [`Fish in the sea: ${outcome.free}. Fish caught: ${outcome.caught}.`],
-    };
-  }
-  const order = [...outcome.winners, ...seats.filter((seat) => !outcome.winners.includes(seat))];
-  return {order, head: ["Player"], rows: order.map((seat) => [who(seat)]), notes: []};
+  const winners = table.outcome.winners;
+  const order = [...winners, ...seats.filter((seat) => !winners.includes(seat))];
+  return {order, head: ["Player"], rows: order.map((seat) => [who(seat)]),
+    places: order.map((seat) => (winners.includes(seat) ? 1 : winners.length + 1)), notes: []};
 }
 
 function endScreen() {
@@ -68,7 +58,7 @@ function endScreen() {
   shown = key;
   const drawn = standings();
   const rows = drawn.rows.map((cells, index) => el("tr", {"data-seat": drawn.order[index]},
-    el("th", {scope: "row"}, `${index + 1}. ${cells[0]}`), ...cells.slice(1).map((cell) => el("td", {}, cell))));
+    el("th", {scope: "row"}, `${drawn.places[index]}. ${cells[0]}`), ...cells.slice(1).map((cell) => el("td", {}, cell))));
   const board = el("table", {class: "standings", "data-order": JSON.stringify(drawn.order)},
     el("thead", {}, el("tr", {}, ...drawn.head.map((cell) => el("th", {scope: "col"}, cell)))),
     el("tbody", {}, ...rows));

@@ -89,7 +89,7 @@ function fillSeats() {
     const row = el("div", {class: "seat row"},
       el("label", {for: `name-${seat}`}, `Seat ${seat + 1}`), name,
       el("label", {for: `player-${seat}`, class: "sr-only"}, `Seat ${seat + 1} is played by`), kind);
-    if (game.sides && game.sides.length) {  // M2: each player backs a side
+    if (game.sides && game.sides.length) {  // each player backs a side
       const side = el("select", {id: `side-${seat}`, name: `side-${seat}`, class: "side"},
         ...game.sides.map((name) => el("option", {value: name}, `backs the ${name}`)));
       side.value = sides[seat] || game.sides[seat % game.sides.length];
@@ -161,7 +161,7 @@ export function describe(game) {
   }
   if (game.state === "finished") {
     const winners = game.winners || [];
-    return winners.length ? `finished: ${winners.join(" and ")} won` : "finished: a draw";  // M8: no side won
+    return winners.length ? `finished: ${winners.join(" and ")} won` : "finished: a draw";  // no side won
   }
   const turn = game.turn && game.turn.length ? `${game.turn.join(" and ")} to move` : "in play";
   return game.round ? `${turn}, round ${game.round}` : turn;

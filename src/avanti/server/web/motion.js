@@ -43,9 +43,9 @@ export function cashOf(view) {
 }
 
 /** Move every piece of the newly drawn picture from where `before` had it, over `time`
- * milliseconds (0: nothing moves); the pieces that moved, by name. `thousands`: the game
- * counts money in thousands (For Sale: Autorama, F2). */
-export function animate(picture, before, cashBefore, cashAfter, {time, thousands}) {
+ * milliseconds (0: nothing moves); the pieces that moved, by name. `unit`: how the game
+ * writes an amount of money (the catalog's `money`). */
+export function animate(picture, before, cashBefore, cashAfter, {time, unit}) {
   for (const highlight of lasting) highlight.cancel();
   lasting = [];
   const moving = [];
@@ -79,7 +79,7 @@ export function animate(picture, before, cashBefore, cashAfter, {time, thousands
         {duration: 1, fill: "forwards"}));
     }
   }
-  if (cashBefore && cashAfter) travel(picture, cashBefore, cashAfter, duration, thousands);
+  if (cashBefore && cashAfter) travel(picture, cashBefore, cashAfter, duration, unit);
   return moving;
 }
 
@@ -111,7 +111,7 @@ function placed(node) {
 
 /** Money that changed hands: a "-3 / +3" token travels from the seat that paid to the seat
  * that got it (or rises at a seat whose cash changed alone); it leaves the page when done. */
-function travel(picture, before, after, duration, thousands) {
+function travel(picture, before, after, duration, unit) {
   const changes = Object.keys(after)
     .map((seat) => [Number(seat), after[seat] - (before[seat] ?? after[seat])])
     .filter(([, change]) => change !== 0);
@@ -124,7 +124,7 @@ function travel(picture, before, after, duration, thousands) {
     const box = node.getBoundingClientRect();
     return {x: box.x - frame.x + box.width / 2, y: box.y - frame.y + box.height / 2};
   };
-  const words = (amount) => money(Math.abs(amount), thousands);
+  const words = (amount) => money(Math.abs(amount), unit);
   for (const [seat, change] of changes) {
     if (change < 0 && changes.length > 1) continue;  // shown travelling to the seats that got it
     const from = change > 0 && payers.length === 1 ? place(payers[0][0]) : null;

@@ -52,7 +52,7 @@ const notifyState = document.getElementById("notify-state");
 
 const state = {
   game: "",            // the game's name in the catalog
-  title: "Avanti",     // the game's title
+  title: "",           // the game's title, from the catalog
   seat: null,          // this page's seat (null: a spectator)
   names: [],           // the players' names, by seat
   sides: [],           // the players' sides, where the game has sides
@@ -61,6 +61,9 @@ const state = {
   heard: 0,            // the history holds the events before this position
   legal: [],           // this seat's legal commands: [{command, notation}]
   labels: new Map(),   // each legal command's words (what it does, what it costs), by notation
+  confirms: new Map(), // the question to ask before sending a legal command ("" for none), by notation
+  standings: null,     // the finished game's standings as the server sent them, else null
+  money: {prefix: "", scale: 1},  // how the game writes an amount of money (the catalog's)
   waiting: [],
   outcome: null,
   view: null,          // the newest view the server sent (public facts for the end screen)
@@ -199,13 +202,16 @@ function showTable(table, legal, view) {
   if (!table || table.version < state.shown) return;
   if (legal) {
     state.labels = new Map(legal.map((choice, index) => [choice.notation, table.labels[index]]));
+    const asks = Array.isArray(table.confirm) ? table.confirm : [];
+    state.confirms = new Map(legal.map((choice, index) => [choice.notation, asks[index] || ""]));
   }
+  state.standings = table.standings || null;
   const before = places(picture);
   const cash = state.shownView ? cashOf(state.shownView) : null;
   drawPicture(picture, table.svg);
   if (state.shown >= 0) {
     const moved = animate(picture, before, cash, view ? cashOf(view) : null,
-      {time: pace(), thousands: state.game === "autorama"});
+      {time: pace(), unit: state.money});
     main.dataset.moved = moved.join(" ");  // what the step moved, for the tests and styles
   }
   state.shownView = view || state.shownView;
@@ -318,6 +324,7 @@ function render() {
   tell("avanti:render", {
     gameId, token: state.seat === null ? null : token, game: state.game, seat: state.seat,
     names: state.names, sides: state.sides, legal: state.legal, labels: state.labels,
+    confirms: state.confirms, standings: state.standings, money: state.money,
     waiting: state.waiting, outcome: state.outcome, shownView: state.shownView,
     pending: state.pending, ready, mine: mine && !over, over, latest: state.version,
   });
@@ -468,7 +475,9 @@ async function start() {
   try {
     const [game, served] = await Promise.all([request(tablePath, {token}), request("/catalog")]);
     state.game = game.game;
-    state.title = (served.games.find((known) => known.name === game.game) || {title: game.game}).title;
+    const known = served.games.find((entry) => entry.name === game.game);
+    state.title = known ? known.title : game.game;
+    if (known && known.money) state.money = known.money;
     state.bots = Array.isArray(served.bots) ? served.bots : [];
     if (game.state === "open") {
       state.seat = game.seat;
