@@ -18,12 +18,12 @@
 //     address cannot be bound; a refusal then waits a second and tries again). Every table's
 //     first game is created before the clock starts; at game over the table creates the next.
 //   - Each seat is one WebSocket on /games/{id}/stream; its first message is
-//     {"token": ..., "after": 0}. It acts on `update` messages only: on every update with legal
-//     commands at a version it has not answered, it sends one at once, chosen at random, as
-//     {"type": "command", "command": ..., "expected_version": v}. It never waits for the answer
-//     (a socket's commands are answered in order: a stored one in the `results` of the seat's
-//     next update, or by a bare `result`, a refused one by an `error`; the client notes which
-//     were accepted). A refused command other than a stale one (409
+//     {"token": ..., "after": 0}. On every update with legal commands at a version it has not
+//     answered, it sends one at once, chosen at random, as {"type": "command", "command": ...,
+//     "expected_version": v}, unless its last command is still unanswered: then, as the
+//     browser's page does (a command under way sends no other), it waits for that answer (a
+//     stored command's comes in the `results` of the seat's next update, or as a bare
+//     `result`, a refused one as an `error`) and answers the newest update it has then. A refused command other than a stale one (409
 //     version-conflict) lets the seat choose again at the same version; five in a row and it
 //     gives up. A seat never sends faster than the server's default rate per connection allows
 //     (9 a second, 18 at once, under its 10 and 20): it waits first, inside the latency.
@@ -320,6 +320,7 @@ class Seat {
       for (const answer of message.results || []) this.answered(answer, t); // the mover's
     } else if (kind === 'result') {
       this.answered(message, t);
+      fresh = true;
     } else if (kind === 'error') {
       if (this.outstanding.length > 0) this.outstanding.shift();
       const error = (message.error && message.error.kind) || 'unknown-error';
@@ -327,8 +328,8 @@ class Seat {
       if (error !== 'version-conflict') {
         this.failures += 1;
         this.actedAt = -1; // the seat may try again at this version
-        fresh = true;
       }
+      fresh = true; // a newer update may have come while the command was under way
     }
     if (fresh) {
       if (this.failures >= 5) {
@@ -353,6 +354,7 @@ class Seat {
     const latest = this.latest;
     if (latest === null || latest.outcome !== null || latest.legal.length === 0) return;
     if (latest.version <= this.actedAt) return;
+    if (this.outstanding.length > 0) return; // one command under way at a time, as the page
     const version = latest.version;
     this.actedAt = version;
     const choice = latest.legal[Math.floor(Math.random() * latest.legal.length)];

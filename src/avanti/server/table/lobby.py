@@ -70,7 +70,7 @@ def summary_of(game: AnyGame) -> dict[str, JSONValue]:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
     outcome = game.outcome
-    round_ = getattr(game.view(None), "round", None)
+    round_ = getattr(game.state, "round", None)  # public in every game that has rounds
     summary: dict[str, JSONValue] = {
         "turn": [name(seat) for seat in game.waiting],
         "round": round_ if isinstance(round_, int) else None,
