@@ -160,7 +160,7 @@ def test_a30_the_picture_is_svg_with_a_title_and_a_description() -> None:
     assert first.tag == f"{SVG}title"
     assert first.text == "Avanti, run 1, round 2, planning: the table as Jack sees it"
     assert second.tag == f"{SVG}desc"
-    assert "Steve (seat 3), car on road space 9 (toll 200), 12 spaces driven" in desc(root)
+    assert "Steve (seat 4), car on road space 9 (toll 200), 12 spaces driven" in desc(root)
 
 
 def test_a30_a_spectator_is_named_as_one_and_sees_no_hand() -> None:
@@ -197,6 +197,18 @@ def test_a7_a12_the_marker_and_each_car_on_its_road_space() -> None:
         "Tina's car on road space 3 (parking lot, ATM 200)",
         "William's car on road space 6 (toll 1,000)",
     ]
+
+
+def test_each_car_is_numbered_as_people_number_the_seats() -> None:
+    """A car carries its seat's number as the page says it ("playing Ann (seat 1)"): the first
+    seat's car reads 1, the fifth's 5; never a seat counted from 0."""
+    root = parse(draw(first_round(), JACK))
+    numbers = {
+        car.get("data-piece"): [text.text for text in car.iter("{http://www.w3.org/2000/svg}text")]
+        for car in root.iter("{http://www.w3.org/2000/svg}g")
+        if "car" in (car.get("class") or "").split()
+    }
+    assert numbers == {f"car-{seat}": [str(seat + 1)] for seat in range(5)}
 
 
 def test_a11_the_hops_of_williams_leapfrog_are_drawn() -> None:
@@ -268,7 +280,7 @@ def test_a19_the_figures_stand_and_move_on_the_island() -> None:
         SEAT_COLORS[TINA],
         SEAT_COLORS[JACK],
     ]
-    assert "William (seat 4), car on road space 25 (toll 100), 37 spaces driven" in desc(root)
+    assert "William (seat 5), car on road space 25 (toll 100), 37 spaces driven" in desc(root)
 
 
 def test_a21_the_atms_paid_show_as_gains() -> None:

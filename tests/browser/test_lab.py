@@ -389,7 +389,7 @@ def test_a8_the_stepper_draws_a_chosen_seat_s_view_and_keeps_its_step(
     page.click("#open-saved")
     expect(page.locator("#saved-seen-by")).to_have_value("spectator")
     expect(page.locator("#saved-seen-by option")).to_have_text(
-        ["the spectator (no hand)", "Ann (seat 0)", "Bob (seat 1)", "Cy (seat 2)"]
+        ["the spectator (no hand)", "Ann (seat 1)", "Bob (seat 2)", "Cy (seat 3)"]
     )
     page.click("#forward")
     expect(page.locator("#saved-picture")).to_have_attribute("data-version", str(game.version))

@@ -50,7 +50,7 @@ def test_a_finished_game_opens_from_the_lobby_and_steps_as_each_seat_saw_it(
 ) -> None:
     """The lobby's finished game offers "Watch the replay"; the page steps forward and back by
     button, key and slider, showing each step's words and picture as the spectator saw them,
-    then as Ann (seat 0) saw them: her hand face up, her own deeds as "You"."""
+    then as Ann (seat 1) saw them: her hand face up, her own deeds as "You"."""
     game = finished_avanti(5)
     table = Table("avanti", tuple(Seat(name, None, "random") for name in NAMES))
     outcome = {"winners": list(game.outcome.winners), "returns": list(game.outcome.returns)}

@@ -459,7 +459,7 @@ class _Drawing:
         top = f", {self.card_words(view.discard[-1])} on top" if view.discard else ""
         lines.append(f"{pile}{top}.")
         for seat, name in enumerate(self.names):
-            facts = [f"{name} (seat {seat}{', you' if seat == view.seat else ''})"]
+            facts = [f"{name} (seat {seat + 1}{', you' if seat == view.seat else ''})"]
             if view.marker is not None:
                 space = self.space_words(view.road_spaces[seat])
                 facts.append(f"car on {space}, {_count(view.distances[seat], 'space')} driven")
@@ -690,7 +690,7 @@ class _Drawing:
             _label(
                 x,
                 y + 3.5,
-                str(seat),
+                str(seat + 1),  # seats are numbered from 1 for people, as the page does
                 10,
                 font_weight="bold",
                 text_anchor="middle",

@@ -67,7 +67,7 @@ def summary_of(game: AnyGame) -> dict[str, JSONValue]:
     names = [str(name) for name in getattr(game.setup, "players", ())]
 
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
     outcome = game.outcome
     round_ = getattr(game.state, "round", None)  # public in every game that has rounds

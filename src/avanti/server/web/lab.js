@@ -185,7 +185,7 @@ function selectInput(id, choices, value, onChange) {
   return select;
 }
 
-function seatName(seat) { return kase.players[seat] || `seat ${seat}`; }
+function seatName(seat) { return kase.players[seat] || `seat ${seat + 1}`; }
 
 // A row of cards (a pile or a hand): each card a button that takes it out, then a list of the
 // cards left in the box to add one.
@@ -335,7 +335,7 @@ function drawPlayers() {
     (_, index) => el("option", {value: String(game.min_players + index)}, String(game.min_players + index))));
   count.value = String(kase.players.length);
   $("players").replaceChildren(...kase.players.map((name, index) => {
-    const input = el("input", {id: `player-${index}`, value: name, size: 12, "aria-label": `seat ${index}'s name`});
+    const input = el("input", {id: `player-${index}`, value: name, size: 12, "aria-label": `seat ${index + 1}'s name`});
     input.addEventListener("change", () => { kase.players[index] = input.value.trim(); changed(true); });
     return el("span", {class: "seat-name"}, el("span", {class: "muted"}, `${index}`), input);
   }));
@@ -368,7 +368,7 @@ function seers() {
   const was = select.value || "0";
   const names = kase.players;
   select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
-    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat + 1})`)));
   select.value = was === "spectator" || Number(was) < names.length ? was : "0";
 }
 
@@ -531,7 +531,7 @@ async function openSaved(keepStep = false) {
     at = Math.min(step, saved.steps.length - 1);
     const select = $("saved-seen-by");
     select.replaceChildren(el("option", {value: "spectator"}, "the spectator (no hand)"),
-      ...saved.players.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+      ...saved.players.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat + 1})`)));
     select.value = saved.seen_by === null ? "spectator" : String(saved.seen_by);
     $("stepper").hidden = false;
     drawSaved();

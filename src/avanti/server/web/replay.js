@@ -46,13 +46,13 @@ function listed(words) {
 
 /** Who the replay is seen by, in words. */
 function seer(seenBy) {
-  return seenBy === null ? "the spectator" : `${names[seenBy] ?? `seat ${seenBy}`}`;
+  return seenBy === null ? "the spectator" : `${names[seenBy] ?? `seat ${seenBy + 1}`}`;
 }
 
 function outcomeWords() {
   const winners = (replay.outcome && replay.outcome.winners) || [];
   if (!winners.length) return "Game over: nobody wins.";
-  const who = winners.map((seat) => names[seat] ?? `seat ${seat}`);
+  const who = winners.map((seat) => names[seat] ?? `seat ${seat + 1}`);
   return `Game over: ${listed(who)} ${who.length === 1 ? "wins" : "win"}.`;
 }
 
@@ -68,7 +68,7 @@ function show() {
   $("slider").value = String(at);
   $("first").disabled = $("back").disabled = at === 0;
   $("forward").disabled = $("last").disabled = at === last;
-  const waiting = step.waiting.map((seat) => names[seat] ?? `seat ${seat}`);
+  const waiting = step.waiting.map((seat) => names[seat] ?? `seat ${seat + 1}`);
   $("status").textContent = at === last ? outcomeWords()
     : at === 0 ? `The start, as ${seer(replay.seen_by)} saw it.`
     : waiting.length ? `${listed(waiting)} to move next.` : "";
@@ -168,7 +168,7 @@ async function load(seenBy, version) {
 function fillSeats() {
   const select = $("seen-by");
   select.replaceChildren(el("option", {value: "spectator"}, "the spectator (what everyone saw)"),
-    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat})`)));
+    ...names.map((name, seat) => el("option", {value: String(seat)}, `${name} (seat ${seat + 1})`)));
   select.value = seenByText(replay.seen_by);
   const title = titles[replay.game] || replay.game;
   $("who").textContent = `the replay of ${title}: ${names.join(", ")}`;
