@@ -163,7 +163,7 @@ def test_a_seat_handed_back_mid_wait_has_the_time_already_spent_counted() -> Non
 
     def read() -> Any:  # as the server reads a game: the clock notes its record
         seated = tables.read(created.game_id)
-        clock.register(created.game_id, seated.record.metadata, seated.game)
+        clock.register(created.game_id, seated.kept, seated.game)
         return seated.game
 
     game = read()
@@ -175,7 +175,7 @@ def test_a_seat_handed_back_mid_wait_has_the_time_already_spent_counted() -> Non
         data = type(game).rules.codec.command_to_data(command)
         request = CommandRequest(command=data, expected_version=game.version)
         acted = tables.act(created.game_id, request, token=ann)
-        clock.register(created.game_id, acted.executed.record.metadata, acted.game)
+        clock.register(created.game_id, acted.kept, acted.game)
         game = acted.game
     assert clock.of(created.game_id, game) is None  # Bob's bot is awaited: no clock
     now[0] = START + 40

@@ -14,6 +14,7 @@ from avanti.server.table.changes import Changes
 from avanti.server.table.chat import Chat
 from avanti.server.table.clock import Clock, Deadline
 from avanti.server.table.master import Tables
+from avanti.server.table.record import TableRecord
 from avanti.store import GameStore, MemoryEventStore
 from tests.server.support import open_socket, receive, serving
 
@@ -55,7 +56,7 @@ def test_games_without_a_clock_carry_none_and_deadlines_follow_versions() -> Non
         NewGame.read({"game": "mare", "players": ["Ann", "Bob"]}, ("random",)), "a"
     )
     assert plain.game is not None
-    clock.register(plain.game_id, {}, plain.game)
+    clock.register(plain.game_id, TableRecord(), plain.game)
     assert clock.of(plain.game_id, plain.game) is ...
     timed = tables.create(
         NewGame.read(
@@ -71,7 +72,7 @@ def test_games_without_a_clock_carry_none_and_deadlines_follow_versions() -> Non
     )
     assert timed.game is not None
     record, _ = tables.record(timed.game_id)
-    clock.register(timed.game_id, dict(record.metadata), timed.game)
+    clock.register(timed.game_id, TableRecord.from_metadata(record.metadata), timed.game)
     assert clock.of(timed.game_id, timed.game) is None  # a bot's seat is not timed
     assert Deadline(3, 1, now[0] + 5, 5.0).data() == {
         "seat": 1,

@@ -209,7 +209,7 @@ def test_a_rematchs_clock_starts_when_its_last_seat_is_taken() -> None:
 
     def read() -> Any:  # as the server reads a game: the clock notes its record
         seated = tables.read(new_id)
-        clock.register(new_id, seated.record.metadata, seated.game)
+        clock.register(new_id, seated.kept, seated.game)
         return seated
 
     new_id, seat, ann = rematch.seat(old, ANN)
@@ -225,7 +225,7 @@ def test_a_rematchs_clock_starts_when_its_last_seat_is_taken() -> None:
         data = type(game).rules.codec.command_to_data(command)
         request = CommandRequest(command=data, expected_version=game.version)
         acted = tables.act(new_id, request, token=ann)
-        clock.register(new_id, acted.executed.record.metadata, acted.game)
+        clock.register(new_id, acted.kept, acted.game)
         game = acted.game
         assert clock.of(new_id, game) is None
     now[0] = START + 200

@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti import mare
+from avanti.core.errors import VersionConflict
 from avanti.server.limits import ServerLimits
 from avanti.server.protocol.requests import NewGame
 from avanti.server.table.changes import Changes
@@ -44,10 +45,20 @@ def test_a_stale_seat_writer_loses_and_a_start_cut_short_is_finished_by_the_next
     created = opened(joining, ["Ann", None, None])
     stale = joining.read(created.game_id)
     assert joining.take(created.game_id, "Bob", "c")[0] == 1
-    assert joining._append(stale, {"type": "seated", "seat": 1}, stale.seats) is False
+    with pytest.raises(VersionConflict):  # a write at the version read loses to the take
+        tables.games.events.append(
+            stale.record.stream,
+            [{"type": "seated", "seat": 1}],
+            stale.record.version,
+            metadata_update=stale.seated(stale.seats).to_metadata(),
+        )
     fresh = joining.read(created.game_id)
     full = (*fresh.seats[:2], Seat("Cy", None, None))
-    assert joining._append(fresh, {"type": "seated", "seat": 2}, full) is True  # no start yet
+    tables.change_record(  # no start yet
+        fresh.record.stream,
+        lambda kept, _: fresh.with_record(kept).seated(full),
+        event=lambda _, __: {"type": "seated", "seat": 2},
+    )
     assert tables.lobby(None, 10) == []  # full, not started: listed nowhere
     described = joining.describe(created.game_id, None)
     assert described["started"] is True

@@ -25,9 +25,10 @@ from avanti.server.protocol.wire import ApiError, dumps
 from avanti.server.table.bots import BotRunner
 from avanti.server.table.changes import Changes, Moved, Said
 from avanti.server.table.chat import Chat
-from avanti.server.table.clock import CLOCK, Clock
+from avanti.server.table.clock import Clock
 from avanti.server.table.joining import Joining
 from avanti.server.table.master import Acted, Created, Seated, Tables
+from avanti.server.table.record import TableRecord
 from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore
 
@@ -103,7 +104,7 @@ class Server:
         """A game with its record and seats, read in a worker thread, and announced as read (a
         process that had not seen it yet times it and wakes the bots it awaits)."""
         seated = await to_thread.run_sync(self.tables.read, game_id)
-        self.changes.announce(Moved(seated.record.stream, seated.game, seated.record.metadata))
+        self.changes.announce(Moved(seated.record.stream, seated.game, seated.kept))
         return seated
 
     async def act(
@@ -125,7 +126,7 @@ class Server:
     def acted(self, game_id: str, acted: Acted) -> None:
         """Announce a stored command's game (to the clock, the listeners and the bots)."""
         log(logging.DEBUG, "command", game=game_id, seat=acted.seat, version=acted.game.version)
-        self.changes.announce(Moved(game_id, acted.game, acted.executed.record.metadata))
+        self.changes.announce(Moved(game_id, acted.game, acted.kept))
 
     async def create(self, wanted: NewGame, client: str) -> Created:
         """A new game or table (:meth:`~avanti.server.table.master.Tables.create`, or
@@ -133,10 +134,8 @@ class Server:
         create = self.joining.create if wanted.open_seats else self.tables.create
         created: Created = await to_thread.run_sync(create, wanted, client)
         if created.game is not None:
-            metadata: dict[str, JSONValue] = dict(created.table.to_metadata())
-            if wanted.seconds_per_move is not None:
-                metadata[CLOCK] = wanted.seconds_per_move
-            self.changes.announce(Moved(created.game_id, created.game, metadata))
+            kept = TableRecord(table=created.table, clock=wanted.seconds_per_move)
+            self.changes.announce(Moved(created.game_id, created.game, kept))
         return created
 
     async def chat_post(self, game_id: str, seat: int, text: object) -> JSONValue:

@@ -52,7 +52,6 @@ from avanti.server.protocol.requests import CommandRequest
 from avanti.server.protocol.wire import AnyGame, ApiError
 from avanti.server.table.changes import Change, Changes, Moved
 from avanti.server.table.master import Tables
-from avanti.server.table.record import Table
 
 __all__ = ["BotRunner", "think"]
 
@@ -168,7 +167,7 @@ class BotRunner:
         """A change this process made (:mod:`~avanti.server.table.changes`): a game that awaits a
         seat a bot plays is played."""
         if isinstance(change, Moved) and change.here:
-            table = None if change.metadata is None else Table.from_metadata(change.metadata)
+            table = None if change.record is None else change.record.table
             if table is not None and any(table.bot(seat) for seat in change.game.waiting):
                 self.kick(change.game_id)
 
@@ -265,6 +264,5 @@ class BotRunner:
             bot=kind,
             version=acted.game.version,
         )
-        metadata = acted.executed.record.metadata
-        self._changes.announce(Moved(game_id, acted.game, metadata))
+        self._changes.announce(Moved(game_id, acted.game, acted.kept))
         return True

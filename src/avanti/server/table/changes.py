@@ -12,12 +12,12 @@ own task. No web framework here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from attrs import frozen
 
-from avanti.core.codec import JSONValue
+from avanti.server.table.record import TableRecord
 
 __all__ = ["Change", "Changes", "Moved", "Said"]
 
@@ -30,9 +30,9 @@ class Moved:
     """The game."""
     game: Any
     """The game at its new version (an :class:`avanti.core.game.Game`)."""
-    metadata: Mapping[str, JSONValue] | None = None
-    """The game's record as the write left it (its seats, its clock), when the writer knows it;
-    ``None`` for a version read from the store's followers."""
+    record: TableRecord | None = None
+    """The table's record as the write left it (its seats, its clock), when the writer knows
+    it; ``None`` for a version read from the store's followers."""
     here: bool = True
     """Whether this process wrote it (``False``: another process, told by the store)."""
 

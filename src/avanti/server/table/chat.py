@@ -38,7 +38,7 @@ from avanti.server.limits import Buckets
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import ApiError
-from avanti.server.table.master import Tables, outcome_of
+from avanti.server.table.master import Tables
 from avanti.store import StreamExists, UnknownStream
 
 __all__ = ["CHAT_FORMAT", "RECENT", "Chat", "chat_stream", "check_text"]
@@ -100,7 +100,8 @@ class Chat:
             not be sent, 409 ``conflict`` once the game is over or its chat is full, 429
             ``rate-limited`` for a seat that sends too fast, 404 for an unknown game.
         """
-        record, table = self.tables.record(game)
+        record, kept = self.tables.stored(game)
+        table = kept.table
         limits = self.tables.limits
         if system:
             name = None
@@ -113,7 +114,7 @@ class Chat:
                 )
             checked = check_text(text, limits.chat_length)
             name = table.seats[seat].name
-            if outcome_of(record) is not None:
+            if kept.over:
                 raise ApiError(
                     Refusal.CONFLICT, "the game is over: its chat takes no more messages"
                 )

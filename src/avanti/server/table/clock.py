@@ -1,11 +1,12 @@
 """A clock per move, for the games created with ``"seconds_per_move"``.
 
-The record of such a game keeps its time per move (``"clock"``, seconds) and the moment the
-version in play began to wait (``"clock_started"``: ``{"version", "at"}``, Unix seconds), which
-the first server process to see that version writes once (:class:`Timing` is the one reader of
-both). A version's deadline is derived from the record alone: the moment it began to wait plus
-the time per move. Nothing resets it: a seat handed to a bot and back, or a server that
-restarts, finds the deadline of the version in play where it was.
+The record of such a game keeps its time per move
+(:attr:`~avanti.server.table.record.TableRecord.clock`, seconds) and the moment the version in
+play began to wait (:attr:`~avanti.server.table.record.TableRecord.clock_started`, Unix
+seconds), which the first server process to see that version writes once. A version's deadline
+is derived from the record alone: the moment it began to wait plus the time per move. Nothing
+resets it: a seat handed to a bot and back, or a server that restarts, finds the deadline of the
+version in play where it was.
 
 Every ``update`` of the game carries ``"clock": {"seat", "deadline", "seconds"}`` for the first
 seat the game waits for that a person plays, with the seats as they are now (``deadline`` in
@@ -32,7 +33,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from types import EllipsisType
 from typing import Any
 
@@ -52,8 +53,7 @@ from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 from avanti.server.table.changes import Change, Changes, Moved, Said
 from avanti.server.table.chat import Chat
 from avanti.server.table.master import Tables
-from avanti.server.table.record import CLOCK, CLOCK_STARTED, Table
-from avanti.store import StoredStream
+from avanti.server.table.record import CLOCK, CLOCK_STARTED, Started, Table, TableRecord
 
 __all__ = [
     "CLOCK",
@@ -106,28 +106,6 @@ async def think_here(
 
 
 @frozen
-class Started:
-    """When a version of a timed game began to wait for its seat."""
-
-    version: int
-    """The version."""
-    at: float
-    """When it began to wait (Unix seconds)."""
-
-    def to_metadata(self) -> dict[str, JSONValue]:
-        """The record's metadata key that keeps it."""
-        return {CLOCK_STARTED: {"version": self.version, "at": self.at}}
-
-
-def _number(value: object) -> float | None:
-    """``value`` as a finite float, if it is a finite int or float (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
-@frozen
 class Timing:
     """A timed game's clock as its record keeps it."""
 
@@ -137,20 +115,11 @@ class Timing:
     """When the newest version the record names began to wait (``None``: not written yet)."""
 
     @classmethod
-    def from_metadata(cls, metadata: object) -> Timing | None:
-        """The clock of a record's ``metadata``, or ``None`` for a game without one."""
-        if not isinstance(metadata, Mapping):
+    def of(cls, record: TableRecord) -> Timing | None:
+        """The clock of a table's record, or ``None`` for a game without one."""
+        if record.clock is None:
             return None
-        seconds = _number(metadata.get(CLOCK))
-        if seconds is None or seconds <= 0:
-            return None
-        kept = metadata.get(CLOCK_STARTED)
-        started = None
-        if isinstance(kept, Mapping):
-            version, at = kept.get("version"), _number(kept.get("at"))
-            if type(version) is int and version >= 0 and at is not None:
-                started = Started(version, at)
-        return cls(seconds, started)
+        return cls(record.clock, record.clock_started)
 
     def deadline(self, version: int) -> float | None:
         """When the time of the seat awaited at ``version`` runs out: the moment that version
@@ -241,25 +210,24 @@ class Clock:
         """A game's new version (:mod:`~avanti.server.table.changes`): with its record, registered;
         told by the store, observed."""
         if isinstance(change, Moved):
-            if change.metadata is not None:
-                self.register(change.game_id, change.metadata, change.game)
+            if change.record is not None:
+                self.register(change.game_id, change.record, change.game)
             else:
                 self.observe(change.game_id, change.game)
 
-    def register(self, game_id: str, metadata: Any, game: AnyGame) -> None:
-        """Time ``game_id`` if its record's ``metadata`` has a clock, with the seats and the
-        moment the version in play began to wait as that record holds them (and note ``game``).
-        """
-        timed = self._note(game_id, metadata, game)
+    def register(self, game_id: str, record: TableRecord, game: AnyGame) -> None:
+        """Time ``game_id`` if its ``record`` has a clock, with the seats and the moment the
+        version in play began to wait as that record holds them (and note ``game``)."""
+        timed = self._note(game_id, record, game)
         if timed is not None:
             timed.fired = None  # the seats may have changed: a deadline passed is tried again
 
-    def _note(self, game_id: str, metadata: Any, game: AnyGame) -> _Timed | None:
+    def _note(self, game_id: str, record: TableRecord, game: AnyGame) -> _Timed | None:
         """:meth:`register`, short of trying a deadline passed again; what is known."""
-        timing = Timing.from_metadata(metadata)
+        timing = Timing.of(record)
         if timing is None:
             return None
-        table = Table.from_metadata(metadata)
+        table = record.table
         timed = self._timed.get(game_id)
         if timed is None:
             timed = self._timed[game_id] = _Timed(timing, table)
@@ -333,21 +301,17 @@ class Clock:
     def _write(self, game_id: str, started: Started) -> Started:
         """In a worker thread: the moment the record keeps for ``started.version`` (written
         now if it keeps none)."""
-        found = [started]
 
-        def change(record: StoredStream) -> Mapping[str, JSONValue] | None:
-            timing = Timing.from_metadata(record.metadata)
-            kept = None if timing is None else timing.started
+        def change(record: TableRecord, version: int) -> TableRecord:
+            kept = record.clock_started
             if kept is not None and kept.version >= started.version:
-                found[:] = [kept]
-                return None
-            if timing is None or record.version > started.version:
-                return None  # no clock any more, or the game moved on: nothing to keep
-            found[:] = [started]
-            return started.to_metadata()
+                return record
+            if record.clock is None or version > started.version:
+                return record  # no clock any more, or the game moved on: nothing to keep
+            return evolve(record, clock_started=started)
 
-        self._tables.change_record(game_id, change)
-        return found[0]
+        kept = self._tables.change_record(game_id, change).clock_started
+        return started if kept is None or kept.version < started.version else kept
 
     async def _time_out(self, game_id: str, deadline: Deadline) -> None:
         """The move of a seat whose time ran out, by the stand-in, and the chat told: with
@@ -355,7 +319,7 @@ class Clock:
         moved on or a deadline another process wrote later is left alone."""
         try:
             seated = await to_thread.run_sync(self._tables.read, game_id)
-            timed = self._note(game_id, seated.record.metadata, seated.game)
+            timed = self._note(game_id, seated.kept, seated.game)
             game, table = seated.game, seated.table
             current = None if timed is None else timed.deadline()
             seat = None if current is None else current.seat
@@ -375,7 +339,7 @@ class Clock:
             acted = await to_thread.run_sync(
                 functools.partial(self._tables.act, game_id, request, seat=seat)
             )
-            self._changes.announce(Moved(game_id, acted.game, acted.executed.record.metadata))
+            self._changes.announce(Moved(game_id, acted.game, acted.kept))
             name = table.seats[seat].name if table is not None else f"Seat {seat}"
             text = f"{name}'s time ran out: a bot moved"
             post = functools.partial(self._chat.post, game_id, None, text, system=True)

@@ -4,8 +4,9 @@ A game's setup names every player, so a table created with open seats (``null`` 
 ``players`` of ``POST /games``) is not a game yet. It is kept in the store as a record of its
 own, the stream ``table.{id}`` of format :data:`~avanti.server.table.lobby.TABLE_FORMAT`: its setup
 holds the game's name, options (as the game's codec writes those it read), sides and time per
-move (nothing secret: no seed is drawn yet), its metadata the seats (``"open"``: each seat's
-name, token hash and bot, ``None`` for an open seat) and its events one entry per change (a seat
+move (nothing secret: no seed is drawn yet), its record the seats
+(:class:`~avanti.server.table.record.OpenSeats`: each seat's name, token hash and bot, ``None``
+for an open seat) and its events one entry per change (a seat
 taken, the open seats filled with bots, the start), so a waiting page follows it as it follows
 a game.
 
@@ -17,8 +18,9 @@ a game.
   lost the race reads again. A name is read in Unicode's composed form (NFC), and differs from
   every other name at the table in more than case and form. In a game with sides (Avanti
   mare!) the person who sits down may pick their side (M2: each player decides, and any mix
-  is allowed): it is kept in the table's metadata (``"open"``'s ``"sides"``, a side or
-  ``None`` per seat) and overrides the side the creator named for that seat.
+  is allowed): it is kept in the table's record
+  (:attr:`~avanti.server.table.record.OpenSeats.sides`, a side or ``None`` per seat) and
+  overrides the side the creator named for that seat.
 - :meth:`Joining.fill`: the creator (the token of the first seat the creator named, no other)
   has bots take every open seat, which starts the game.
 
@@ -38,12 +40,12 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Mapping
 from typing import Any
+
+from attrs import evolve
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
-from avanti.core.errors import VersionConflict
 from avanti.core.limits import name_problem
 from avanti.server.limits import Buckets
 from avanti.server.log import log
@@ -57,12 +59,30 @@ from avanti.server.protocol.wire import (
     unauthorized,
     unknown_game,
 )
-from avanti.server.table.lobby import TABLE_FORMAT, TABLE_VERSION, summary_of, table_expired
+from avanti.server.table.lobby import (
+    TABLE_FORMAT,
+    TABLE_VERSION,
+    game_summary,
+    kept_or_none,
+    table_expired,
+)
 from avanti.server.table.master import MAX_RETRIES, Created, Tables
-from avanti.server.table.record import BadToken, Seat, Table, new_token, token_hash
+from avanti.server.table.record import (
+    BadToken,
+    OpenSeats,
+    OpenSummary,
+    Seat,
+    Table,
+    TableRecord,
+    new_token,
+    token_hash,
+)
 from avanti.store import StoredStream, StreamExists, UnknownStream
 
 __all__ = ["Joining", "OpenTable", "open_entry", "table_stream"]
+
+TAKE_TRIES = MAX_RETRIES * 4
+"""How often a seat is tried again when other people took seats meanwhile."""
 
 
 def table_stream(game: str) -> str:
@@ -70,58 +90,44 @@ def table_stream(game: str) -> str:
     return f"table.{game}"
 
 
-def _seats(value: object) -> tuple[Seat | None, ...] | None:
-    if not isinstance(value, list):
-        return None
-    seats: list[Seat | None] = []
-    for item in value:
-        if not isinstance(item, dict):
-            return None
-        name, digest, bot = item.get("name"), item.get("token_sha256"), item.get("bot")
-        if name is None:
-            seats.append(None)
-            continue
-        if not isinstance(name, str) or not isinstance(digest, (str, type(None))):
-            return None
-        seats.append(Seat(name, digest, bot if isinstance(bot, str) else None))
-    return tuple(seats)
-
-
 class OpenTable:
     """An open table as its record holds it."""
 
-    def __init__(self, record: StoredStream, opened: Mapping[str, Any], seats: Any) -> None:
+    def __init__(self, record: StoredStream, kept: TableRecord) -> None:
+        opened = kept.open
+        assert opened is not None
         self.record = record
-        """The table's record."""
+        """The table's stream."""
+        self.kept = kept
+        """The table's record, as its stream holds it."""
         self.game_id: str = record.stream.removeprefix("table.")
         """The id its game gets."""
-        self.game: str = str(opened.get("game"))
+        self.game: str = opened.game
         """The game's name in the catalog."""
-        self.seats: tuple[Seat | None, ...] = seats
+        self.seats: tuple[Seat | None, ...] = opened.seats
         """The seats, ``None`` for an open one."""
-        self.host: str | None = opened.get("host_sha256")
+        self.host: str | None = opened.host_sha256
         """The hash of the creator's token."""
         setup: Any = record.setup if isinstance(record.setup, dict) else {}
         self.setup: dict[str, Any] = setup
         """The game's options, sides and time per move."""
-        listed = opened.get("sides")
-        picked: list[Any] = listed if isinstance(listed, list) else []
+        picked = opened.sides or ()
         self.chosen: tuple[str | None, ...] = tuple(
-            picked[seat] if seat < len(picked) and isinstance(picked[seat], str) else None
-            for seat in range(len(seats))
+            picked[seat] if seat < len(picked) else None for seat in range(len(self.seats))
         )
         """The side each seated person picked as they sat down (M2), ``None`` where none."""
 
     @classmethod
     def read(cls, record: StoredStream) -> OpenTable | None:
         """The open table of a record, or ``None`` for another record."""
-        opened = record.metadata.get("open")
-        if record.format != TABLE_FORMAT or not isinstance(opened, dict):
+        kept = kept_or_none(record) if record.format == TABLE_FORMAT else None
+        if kept is None or kept.open is None or kept.open.game not in catalog.GAMES:
             return None
-        seats = _seats(opened.get("seats"))
-        if seats is None or opened.get("game") not in catalog.GAMES:
-            return None
-        return cls(record, opened, seats)
+        return cls(record, kept)
+
+    def with_record(self, kept: TableRecord) -> OpenTable:
+        """This table with the record ``kept`` (read again, or changed)."""
+        return OpenTable(self.record, kept)
 
     @property
     def full(self) -> bool:
@@ -167,28 +173,21 @@ class OpenTable:
         """The seated players' names, ``None`` for an open seat."""
         return [None if seat is None else seat.name for seat in self.seats]
 
-    def metadata(
+    def seated(
         self, seats: tuple[Seat | None, ...], chosen: tuple[str | None, ...] | None = None
-    ) -> dict[str, JSONValue]:
-        """The ``"open"`` metadata with ``seats`` (and the sides their people picked, by
-        default those already picked)."""
+    ) -> TableRecord:
+        """The table's record with ``seats`` (and the sides their people picked, by default
+        those already picked)."""
         chosen = self.chosen if chosen is None else chosen
-        listed: list[JSONValue] = [
-            {"name": None, "token_sha256": None, "bot": None}
-            if seat is None
-            else {"name": seat.name, "token_sha256": seat.token_sha256, "bot": seat.bot}
-            for seat in seats
-        ]
-        started = all(seat is not None for seat in seats)
-        opened: dict[str, JSONValue] = {
-            "game": self.game,
-            "seats": listed,
-            "host_sha256": self.host,
-            "started": started,
-        }
-        if any(chosen):
-            opened["sides"] = list(chosen)
-        return {"open": opened, **_open_summary(self.game, seats)}
+        opened = OpenSeats(
+            game=self.game,
+            seats=seats,
+            host_sha256=self.host,
+            started=all(seat is not None for seat in seats),
+            sides=tuple(chosen) if any(chosen) else None,
+        )
+        taken = sum(1 for seat in seats if seat is not None)
+        return evolve(self.kept, open=opened, summary=OpenSummary(taken, len(seats)))
 
     def public(self, seat: int | None) -> dict[str, JSONValue]:
         """What anyone may know of the table (and which seat the asker has): with each seat's
@@ -222,11 +221,6 @@ class OpenTable:
             return table.seat_for(token)
         except BadToken:
             raise unauthorized() from None
-
-
-def _open_summary(game: str, seats: tuple[Seat | None, ...]) -> dict[str, JSONValue]:
-    taken = sum(1 for seat in seats if seat is not None)
-    return {"summary": {"taken": taken, "seats": len(seats)}}
 
 
 def open_entry(record: StoredStream) -> dict[str, JSONValue] | None:
@@ -274,12 +268,12 @@ class Joining:
             "sides": None if request.sides is None else list(request.sides),
             "seconds_per_move": request.seconds_per_move,
         }
-        opened: dict[str, JSONValue] = {"game": info.name, "seats": [], "host_sha256": host}
+        opened = OpenSeats(info.name, (), host)
         while True:
             new_id = self.tables.new_id()
             stream = table_stream(new_id)
-            empty = OpenTable(_blank(stream, setup), opened, seats)
-            metadata = {**empty.metadata(seats), "client": hashed}
+            empty = OpenTable(_blank(stream, setup), TableRecord(open=opened, client=hashed))
+            metadata = empty.seated(seats).to_metadata()
             try:
                 self.tables.games.events.create(
                     stream,
@@ -349,74 +343,75 @@ class Joining:
                 "address: wait a moment",
             )
         token = new_token()
-        for _ in range(MAX_RETRIES * 4):
-            table = self.read(game)
-            free = [seat for seat, taken in enumerate(table.seats) if taken is None]
+        table = self.read(game)
+        _check_side(table.game, side)
+        key = name_key(name)
+        built: list[AnyGame] = []
+
+        def change(kept: TableRecord, _: int) -> TableRecord:
+            now = table.with_record(kept)
+            free = [seat for seat, taken in enumerate(now.seats) if taken is None]
             if not free:
                 raise ApiError(Refusal.TABLE_FULL, "every seat of this table is taken")
-            key = name_key(name)
-            if any(other is not None and name_key(other) == key for other in table.names):
+            if any(other is not None and name_key(other) == key for other in now.names):
                 raise ApiError(
                     Refusal.INVALID_NAME,
                     "another seat of this table has that name (or one that differs only in case)",
                 )
-            _check_side(table.game, side)
-            seats = list(table.seats)
+            seats = list(now.seats)
             seats[free[0]] = Seat(name, token_hash(token), None)
-            chosen = list(table.chosen)
+            chosen = list(now.chosen)
             chosen[free[0]] = side
-            picked = OpenTable(table.record, _opened(table, tuple(chosen)), table.seats)
-            started = self._build(picked, tuple(seats)) if len(free) == 1 else None
-            if self._append(picked, {"type": "seated", "seat": free[0]}, tuple(seats)):
-                if started is not None:
-                    self._start(self.read(game), started)
-                return free[0], token
-        raise ApiError(  # pragma: no cover - a storm of takers
-            Refusal.CONFLICT, "the table's seats keep changing: try again"
+            picked = now.with_record(now.seated(now.seats, tuple(chosen)))
+            built[:] = [self._build(picked, tuple(seats))] if len(free) == 1 else []
+            return picked.seated(tuple(seats))
+
+        kept = self.tables.change_record(
+            table.record.stream, change, "the table's seats", event=_seated, tries=TAKE_TRIES
         )
+        if built:
+            self._start(table.with_record(kept), built[0])
+        assert kept.open is not None
+        digest = token_hash(token)
+        seats = kept.open.seats
+        return next(n for n, s in enumerate(seats) if s and s.token_sha256 == digest), token
 
     def fill(self, game: str, token: str | None, kind: str) -> int:
         """The creator's call: a bot of ``kind`` takes every open seat and the game starts;
         how many seats the bots took."""
-        for _ in range(MAX_RETRIES):
-            table = self.read(game)
-            if table.host is None or token is None or table.seat_for(token) is None:
-                raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
-            if token_hash(token) != table.host:
-                raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
-            if table.full:
+        table = self.read(game)
+        if table.host is None or token is None or table.seat_for(token) is None:
+            raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
+        if token_hash(token) != table.host:
+            raise ApiError(Refusal.FORBIDDEN, "only the table's creator fills it with bots")
+        info = catalog.GAMES[table.game]
+        built: list[AnyGame] = []
+        filled = [0]
+
+        def change(kept: TableRecord, _: int) -> TableRecord:
+            now = table.with_record(kept)
+            if now.full:
                 raise ApiError(Refusal.TABLE_FULL, "every seat of this table is taken")
-            info = catalog.GAMES[table.game]
-            used = {name_key(name) for name in table.names if name is not None}
-            seats = list(table.seats)
-            filled = 0
+            used = {name_key(name) for name in now.names if name is not None}
+            seats = list(now.seats)
             for number, seat in enumerate(seats):
                 if seat is None:
                     names = [f"{kind.capitalize()} bot {number}", *info.player_names(len(seats))]
                     bot_name = next(n for n in names if name_key(n) not in used)
                     used.add(name_key(bot_name))
                     seats[number] = Seat(bot_name, None, kind)
-                    filled += 1
-            started = self._build(table, tuple(seats))
-            if self._append(table, {"type": "filled", "bot": kind}, tuple(seats)):
-                self._start(self.read(game), started)
-                return filled
-        raise ApiError(  # pragma: no cover - a storm of takers
-            Refusal.CONFLICT, "the table's seats keep changing: try again"
-        )
+            built[:] = [self._build(now, tuple(seats))]
+            filled[0] = sum(1 for seat in now.seats if seat is None)
+            return now.seated(tuple(seats))
 
-    def _append(self, table: OpenTable, event: JSONValue, seats: tuple[Seat | None, ...]) -> bool:
-        """Write a change of the seats at the version read; whether it was written."""
-        try:
-            self.tables.games.events.append(
-                table.record.stream,
-                [event],
-                table.record.version,
-                metadata_update=table.metadata(seats),
-            )
-        except VersionConflict:
-            return False
-        return True
+        kept = self.tables.change_record(
+            table.record.stream,
+            change,
+            "the table's seats",
+            event=lambda _, __: {"type": "filled", "bot": kind},
+        )
+        self._start(table.with_record(kept), built[0])
+        return filled[0]
 
     @staticmethod
     def _build(table: OpenTable, seats: tuple[Seat | None, ...]) -> AnyGame:
@@ -437,20 +432,19 @@ class Joining:
         info = catalog.GAMES[table.game]
         if started is None:
             started = self._build(table, table.seats)
-        metadata: dict[str, JSONValue] = {
-            **Table(info.name, seats).to_metadata(),
-            **summary_of(started),
-            "client": table.record.metadata.get("client"),
-        }
         seconds = table.setup.get("seconds_per_move")
-        if isinstance(seconds, (int, float)):
-            metadata["clock"] = float(seconds)
+        kept = TableRecord(
+            table=Table(info.name, seats),
+            client=table.kept.client,
+            summary=game_summary(started),
+            clock=float(seconds) if isinstance(seconds, int | float) else None,
+        )
         try:
-            self.tables.games.create(table.game_id, started, metadata)
+            self.tables.games.create(table.game_id, started, kept.to_metadata())
         except StreamExists:
             return
-        client = metadata["client"]
-        if isinstance(client, str):  # the address's table is its game now
+        client = kept.client
+        if client is not None:  # the address's table is its game now
             self.tables.ended(table.record.stream)
             self.tables.made(client, table.game_id)
         log(logging.INFO, "started", game=table.game_id, kind=info.name, seats=len(seats))
@@ -471,11 +465,13 @@ def _check_side(game: str, side: str | None) -> None:
         )
 
 
-def _opened(table: OpenTable, chosen: tuple[str | None, ...]) -> dict[str, Any]:
-    """The ``"open"`` metadata of ``table`` with the sides ``chosen``."""
-    opened = dict(table.record.metadata.get("open") or {})
-    opened["sides"] = list(chosen)
-    return opened
+def _seated(before: TableRecord, after: TableRecord) -> JSONValue:
+    """The event of a seat taken: the first seat open ``before`` that is taken ``after``."""
+    assert before.open is not None
+    assert after.open is not None
+    pairs = zip(before.open.seats, after.open.seats, strict=True)
+    seat = next(n for n, (was, now) in enumerate(pairs) if was is None and now is not None)
+    return {"type": "seated", "seat": seat}
 
 
 def _blank(stream: str, setup: JSONValue) -> StoredStream:

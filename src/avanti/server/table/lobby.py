@@ -19,13 +19,12 @@ shows an event count.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.server.protocol.wire import AnyGame
-from avanti.server.table.record import Table
+from avanti.server.table.record import BadRecord, GameSummary, Table, TableRecord
 from avanti.store import GameStore, StoredStream
 
 __all__ = [
@@ -34,6 +33,7 @@ __all__ = [
     "client_tables",
     "fair",
     "game_formats",
+    "game_summary",
     "lobby",
     "recent",
     "summary_of",
@@ -55,15 +55,30 @@ def table_expired(record: StoredStream, seconds: float, now: float) -> bool:
     closed then. A table whose game has started never is."""
     return (
         record.format == TABLE_FORMAT
-        and not _started(record.metadata)
+        and not _started(kept_or_none(record))
         and now - record.updated > seconds
     )
 
 
+def kept_or_none(record: StoredStream) -> TableRecord | None:
+    """The table's record ``record`` holds, or ``None`` for one the server cannot read (the
+    lists skip it)."""
+    try:
+        return TableRecord.from_metadata(record.metadata)
+    except BadRecord:
+        return None
+
+
 def summary_of(game: AnyGame) -> dict[str, JSONValue]:
-    """The public summary of ``game`` as its record's metadata keeps it (``{"summary": ...}``):
-    the names of the seats it waits for, its round (``None`` for a game without rounds) and the
-    names of its winners once it is over. Built from public facts only."""
+    """The public summary of ``game`` as its record's metadata keeps it (``{"summary": ...}``,
+    :func:`game_summary`)."""
+    return game_summary(game).to_metadata()
+
+
+def game_summary(game: AnyGame) -> GameSummary:
+    """The public summary of ``game``: the names of the seats it waits for, its round (``None``
+    for a game without rounds) and the names of its winners once it is over. Built from public
+    facts only."""
     names = [str(name) for name in getattr(game.setup, "players", ())]
 
     def name(seat: int) -> str:
@@ -71,12 +86,11 @@ def summary_of(game: AnyGame) -> dict[str, JSONValue]:
 
     outcome = game.outcome
     round_ = getattr(game.state, "round", None)  # public in every game that has rounds
-    summary: dict[str, JSONValue] = {
-        "turn": [name(seat) for seat in game.waiting],
-        "round": round_ if isinstance(round_, int) else None,
-        "winners": None if outcome is None else [name(seat) for seat in outcome.winners],
-    }
-    return {"summary": summary}
+    return GameSummary(
+        turn=tuple(name(seat) for seat in game.waiting),
+        round=round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
+        winners=None if outcome is None else tuple(name(seat) for seat in outcome.winners),
+    )
 
 
 def game_formats(name: str | None) -> tuple[str, ...]:
@@ -104,11 +118,9 @@ def recent(
     return ordered[:limit]
 
 
-def _entry(record: StoredStream, table: Table) -> dict[str, JSONValue]:
-    summary: Any = record.metadata.get("summary")
-    summary = summary if isinstance(summary, dict) else {}
-    winners = summary.get("winners")
-    over = record.metadata.get("outcome") is not None
+def _entry(record: StoredStream, kept: TableRecord, table: Table) -> dict[str, JSONValue]:
+    summary = kept.summary if isinstance(kept.summary, GameSummary) else GameSummary()
+    over = kept.over
     return {
         "id": record.stream,
         "game": table.game,
@@ -117,9 +129,9 @@ def _entry(record: StoredStream, table: Table) -> dict[str, JSONValue]:
         "bots": dict(table.bots),
         "seats": len(table.seats),
         "taken": len(table.seats),
-        "turn": summary.get("turn", []),
-        "round": summary.get("round"),
-        "winners": winners if over else None,
+        "turn": list(summary.turn),
+        "round": summary.round,
+        "winners": list(summary.winners) if over and summary.winners is not None else None,
         "over": over,
         "created": record.created,
         "updated": record.updated,
@@ -144,8 +156,9 @@ def fair(entries: list[tuple[object, JSONValue]], per_client: int | None) -> lis
 def _client(record: StoredStream) -> object:
     """Whose table ``record`` is, for :func:`fair`: the hash of the address that created it,
     or, for a record without one (a game the server did not create), the record's own name."""
-    client = record.metadata.get("client")
-    return ("client", client) if isinstance(client, str) else ("stream", record.stream)
+    kept = kept_or_none(record)
+    client = None if kept is None else kept.client
+    return ("client", client) if client is not None else ("stream", record.stream)
 
 
 def lobby(
@@ -179,10 +192,11 @@ def lobby(
         if entry is not None and (name is None or entry["game"] == name):
             waiting.append((_client(record), entry))
     for record in recent(games, formats, most, seconds, lambda: at):
-        table = Table.from_metadata(record.metadata)
-        if table is None:
+        kept = kept_or_none(record)
+        table = None if kept is None else kept.table
+        if kept is None or table is None:
             continue
-        game = _entry(record, table)
+        game = _entry(record, kept, table)
         (finished if game["over"] else playing).append((_client(record), game))
     parts = (fair(part, per_client) for part in (waiting, playing, finished))
     return [entry for part in parts for entry in part][:limit]
@@ -190,16 +204,14 @@ def lobby(
 
 def client_tables(records: list[StoredStream], client: str) -> int:
     """How many of ``records`` (recent ones) ``client`` created that are not over."""
+    kept = (kept_or_none(record) for record in records)
     return sum(
         1
-        for record in records
-        if record.metadata.get("client") == client
-        and record.metadata.get("outcome") is None
-        and not _started(record.metadata)
+        for one in kept
+        if one is not None and one.client == client and not one.over and not _started(one)
     )
 
 
-def _started(metadata: Mapping[str, JSONValue]) -> bool:
+def _started(kept: TableRecord | None) -> bool:
     """Whether an open table's record says its game has started (then the game counts)."""
-    opened = metadata.get("open")
-    return isinstance(opened, dict) and opened.get("started") is True
+    return kept is not None and kept.open is not None and kept.open.started

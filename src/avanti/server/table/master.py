@@ -29,10 +29,10 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, field, frozen
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
@@ -53,17 +53,18 @@ from avanti.server.table.lobby import (
     TABLE_FORMAT,
     client_tables,
     game_formats,
+    game_summary,
     lobby,
     recent,
     summary_of,
     table_expired,
 )
 from avanti.server.table.record import (
-    CLOCK,
-    CLOCK_STARTED,
     BadToken,
     Seat,
+    Started,
     Table,
+    TableRecord,
     new_token,
     token_hash,
 )
@@ -90,7 +91,8 @@ ADMIT_SECONDS = 1.0
 they are read again (what this process does meanwhile counts at once)."""
 
 MAX_RETRIES = 8
-"""How often a hand-over is tried again when another writer changed the seats meanwhile."""
+"""How often :meth:`Tables.change_record` tries a change again when another writer changed the
+record meanwhile."""
 
 
 def reused() -> ApiError:
@@ -111,6 +113,8 @@ class Seated:
     """The seats, or ``None`` for a game the server did not create."""
     game: AnyGame
     """The game as stored."""
+    kept: TableRecord = field(factory=TableRecord)
+    """The table's record as its metadata holds it (seats, clock, rematch, ...)."""
 
     @property
     def info(self) -> catalog.GameInfo:
@@ -145,9 +149,14 @@ class Acted:
         return before
 
     @property
+    def kept(self) -> TableRecord:
+        """The table's record as the command left it."""
+        return TableRecord.from_metadata(self.executed.record.metadata)
+
+    @property
     def table(self) -> Table | None:
         """The seats as the command found them."""
-        return Table.from_metadata(self.executed.record.metadata)
+        return self.kept.table
 
 
 @frozen
@@ -205,13 +214,14 @@ class _Command:
         the same append: no second write, and a restart finds it)."""
         summary = dict(summary_of(after))
         if self.timed and not after.is_over:
-            summary[CLOCK_STARTED] = {"version": after.version, "at": self.tables.clock_now()}
+            summary.update(Started(after.version, self.tables.clock_now()).to_metadata())
         return summary
 
     def choose(self, record: StoredStream, loaded: AnyGame) -> Any:
         """The command, decided on the game as loaded with its record; a refusal raises."""
         tables, request = self.tables, self.request
-        table = tables.table_of(record)
+        kept = tables.record_of(record)
+        table = kept.table
         acting = tables.seat_of(table, self.token) if self.seat is None else self.seat
         if request.bot:
             if table is None or acting is None or table.bot(acting) is None:
@@ -245,7 +255,7 @@ class _Command:
         if getattr(command, "seat", None) != acting:
             raise ApiError(Refusal.FORBIDDEN, "a command must name the seat of its token")
         self.chosen = acting
-        self.timed = CLOCK in record.metadata
+        self.timed = kept.clock is not None
         return command
 
 
@@ -261,7 +271,7 @@ def info_of(name: str) -> catalog.GameInfo:
 
 def outcome_of(record: StoredStream) -> JSONValue:
     """The outcome the append that ended a game wrote to its record, or ``None``."""
-    return record.metadata.get("outcome")
+    return TableRecord.from_metadata(record.metadata).outcome
 
 
 class Tables:
@@ -288,44 +298,56 @@ class Tables:
         self._records: list[StoredStream] = []
         self._made: dict[str, dict[str, tuple[float, bool]]] = {}
         self._ended: set[str] = set()
-        self._tables: OrderedDict[str, tuple[object, Table | None]] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[object, TableRecord]] = OrderedDict()
         self.clock_now: Callable[[], float] = time.time
         """The clock (Unix time) of the timed games' moves: the append of a command of a timed
         game writes when its new version began to wait (the server's clock sets its own)."""
 
     # -- reading -------------------------------------------------------------------------------
 
-    def table_of(self, record: StoredStream) -> Table | None:
-        """The seats a record holds, read once for each version of its metadata."""
+    def record_of(self, record: StoredStream) -> TableRecord:
+        """The table's record a stream's metadata holds, read once for each version of it.
+
+        :raises ~avanti.server.table.record.BadRecord: metadata that is no record.
+        """
         with self.lock:
-            known = self._tables.get(record.stream)
+            known = self._kept.get(record.stream)
         if known is not None and known[0] is record.metadata:
             return known[1]
-        table = Table.from_metadata(record.metadata)
+        kept = TableRecord.from_metadata(record.metadata)
         with self.lock:
-            self._tables[record.stream] = (record.metadata, table)
-            self._tables.move_to_end(record.stream)
-            if len(self._tables) > NOTED_GAMES:
-                self._tables.popitem(last=False)
-        return table
+            self._kept[record.stream] = (record.metadata, kept)
+            self._kept.move_to_end(record.stream)
+            if len(self._kept) > NOTED_GAMES:
+                self._kept.popitem(last=False)
+        return kept
 
-    def record(self, game: str) -> tuple[StoredStream, Table | None]:
-        """A game's record and seats; 404 for an unknown game."""
+    def table_of(self, record: StoredStream) -> Table | None:
+        """The seats a record holds (:meth:`record_of`)."""
+        return self.record_of(record).table
+
+    def stored(self, game: str) -> tuple[StoredStream, TableRecord]:
+        """A game's stream and the table's record it holds; 404 for an unknown game."""
         try:
             record = self.games.events.stream(game_id(game))
         except UnknownStream:
             raise unknown_game() from None
-        return record, Table.from_metadata(record.metadata)
+        return record, self.record_of(record)
+
+    def record(self, game: str) -> tuple[StoredStream, Table | None]:
+        """A game's record and seats; 404 for an unknown game."""
+        record, kept = self.stored(game)
+        return record, kept.table
 
     def read(self, game: str) -> Seated:
         """A game with its record and seats; 404 for an unknown game."""
-        record, table = self.record(game)
+        record, kept = self.stored(game)
         try:
             loaded = self.games.load(record.stream)
         except UnknownStream:  # pragma: no cover - deleted between the two reads
             raise unknown_game() from None
         self.note(game, loaded)
-        return Seated(record, table, loaded)
+        return Seated(record, kept.table, loaded, kept)
 
     @staticmethod
     def seat_of(table: Table | None, token: str | None) -> int | None:
@@ -570,19 +592,15 @@ class Tables:
                 for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
             ),
         )
-        metadata: dict[str, JSONValue] = {
-            **table.to_metadata(),
-            **summary_of(started),
-            "client": client,
-        }
+        kept = TableRecord(table=table, client=client, summary=game_summary(started))
         if request.seconds_per_move is not None:
-            metadata[CLOCK] = request.seconds_per_move
+            kept = evolve(kept, clock=request.seconds_per_move)
             if not started.is_over:  # its first version begins to wait now
-                metadata[CLOCK_STARTED] = {"version": started.version, "at": self.clock_now()}
+                kept = evolve(kept, clock_started=Started(started.version, self.clock_now()))
         while True:
             new_id = self.new_id()
             try:
-                self.games.create(new_id, started, metadata)
+                self.games.create(new_id, started, kept.to_metadata())
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
             self.note(new_id, started)
@@ -592,50 +610,69 @@ class Tables:
     def change_record(
         self,
         game: str,
-        change: Callable[[StoredStream], Mapping[str, JSONValue] | None],
+        change: Callable[[TableRecord, int], TableRecord],
         what: str = "the game's record",
-    ) -> StoredStream:
-        """Change a game's stored record by compare and set, the one way every part of the
-        table core changes one: ``change(record)`` is given the record as read and returns the
-        keys to set (``None``: nothing to change; it may raise a refusal), and they are set only
-        if nobody changed the record meanwhile, else it is read and changed again (409
-        ``conflict`` after :data:`MAX_RETRIES` races); the record as it is then. 404 for an
-        unknown game."""
+        *,
+        event: Callable[[TableRecord, TableRecord], JSONValue] | None = None,
+        tries: int = MAX_RETRIES,
+    ) -> TableRecord:
+        """Change a stored record by compare and swap, the one way every part of the table
+        core changes one; the record as it is then.
+
+        ``change(record, version)`` is given the record as read (with its stream's version) and
+        returns it changed (the same record: nothing to write; it may raise a refusal). The
+        change is written only if nobody changed the record meanwhile, else it is read and
+        changed again, at most ``tries`` times (then 409 ``conflict``: ``what`` keeps
+        changing). With ``event``, the change is written by appending ``event(before, after)``
+        at the version read (an open table's seats: ``game`` is then its stream), else by
+        setting the metadata. 404 for an unknown game.
+        """
         events = self.games.events
-        for _ in range(MAX_RETRIES):
+        stream = game if event is not None else game_id(game)
+        for _ in range(tries):
             try:
-                record = events.stream(game_id(game))
+                stored = events.stream(stream)
             except UnknownStream:
                 raise unknown_game() from None
-            update = change(record)
-            if update is None:
-                return record
-            metadata = {**record.metadata, **update}
+            before = self.record_of(stored)
+            after = change(before, stored.version)
+            if after == before:
+                return before
             try:
-                return events.set_metadata(record.stream, metadata, expected=record.metadata)
-            except MetadataChanged:  # pragma: no cover - a race with another writer
+                if event is None:
+                    written = events.set_metadata(
+                        stream, after.to_metadata(), expected=stored.metadata
+                    )
+                    return self.record_of(written)
+                events.append(
+                    stream,
+                    [event(before, after)],
+                    stored.version,
+                    metadata_update=after.to_metadata(),
+                    expected_metadata=stored.metadata,
+                )
+                return after
+            except (MetadataChanged, VersionConflict):  # a race with another writer
                 continue
-        raise ApiError(  # pragma: no cover - a storm of changes
-            Refusal.CONFLICT, f"{what} keeps changing: try again"
-        )
+        raise ApiError(Refusal.CONFLICT, f"{what} keeps changing: try again")
 
     def hand_over(self, game: str, token: str | None, seat: str, kind: str | None) -> int:
         """Hand the token's seat to a bot of ``kind`` (``None``: back to its person); the seat.
 
-        Only over the metadata just read: a seat handed over meanwhile stays so.
+        Only over the record just read: a seat handed over meanwhile stays so.
         """
-        found: list[int] = []
 
-        def change(record: StoredStream) -> Mapping[str, JSONValue]:
-            table = Table.from_metadata(record.metadata)
+        def change(record: TableRecord, _: int) -> TableRecord:
+            table = record.table
             seat_of = self.seat_of(table, token)
             if seat_of is None or table is None or seat != str(seat_of):
                 raise ApiError(Refusal.FORBIDDEN, "only a seat's own token hands it to a bot")
-            found[:] = [seat_of]
-            return table.with_bot(seat_of, kind).to_metadata()
+            return evolve(record, table=table.with_bot(seat_of, kind))
 
-        self.change_record(game, change, "the game's seats")
-        return found[0]
+        changed = self.change_record(game, change, "the game's seats")
+        found = self.seat_of(changed.table, token)
+        assert found is not None
+        return found
 
     # -- the lobby -----------------------------------------------------------------------------
 

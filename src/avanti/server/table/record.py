@@ -1,41 +1,83 @@
-"""Seats and their tokens: who may act for which seat of a stored game.
+"""A table's record: everything the server keeps of a game or an open table in its stream's
+metadata, read and written as one typed :class:`TableRecord`, and the seats' tokens.
 
-A game created by the server gets one secret token per seat that people play:
-:func:`new_token` draws 192 random bits (``secrets.token_urlsafe(24)``). The token is given to the
-creator once and never stored: the stream's metadata keeps only its SHA-256 hash
-(:func:`token_hash`). A request's token is hashed and compared with every seat's hash by
-:func:`hmac.compare_digest`, all of them every time, so neither the answer nor the time it takes
-says anything about a stored hash.
+Every key the server stores lives in this module, and only :meth:`TableRecord.from_metadata`
+reads a record (through the library's strict converter, :func:`avanti.core.make_converter`):
+a stored record it cannot read raises :class:`BadRecord`, which names every problem with its
+path. :meth:`TableRecord.to_metadata` writes it back in the same JSON. Keys the server does not
+know are kept as they are (:attr:`TableRecord.others`). The table core changes a stored record
+only by compare and swap (:meth:`avanti.server.table.master.Tables.change_record`).
 
-The metadata the server writes (:meth:`Table.to_metadata`)::
+A game's record (the open table's, :mod:`~avanti.server.table.joining`, holds ``"open"``
+instead of ``"server"``, and its summary counts the seats taken)::
 
     {"server": {"game": "avanti", "seats": [
         {"name": "Ann", "token_sha256": "9f86...", "bot": null},
-        {"name": "Bob", "token_sha256": null, "bot": "heuristic"}]}}
+        {"name": "Bob", "token_sha256": null, "bot": "heuristic"}]},
+     "client": "5e0c...", "summary": {"turn": ["Ann"], "round": 1, "winners": null},
+     "clock": 60.0, "clock_started": {"version": 7, "at": 1796069130.5},
+     "rematch": "a1b2c3d4e5f60718", "outcome": {"winners": [0], "returns": [1, -1]}}
+
+A game created by the server gets one secret token per seat that people play:
+:func:`new_token` draws 192 random bits (``secrets.token_urlsafe(24)``). The token is given to the
+creator once and never stored: the record keeps only its SHA-256 hash (:func:`token_hash`). A
+request's token is hashed and compared with every seat's hash by :func:`hmac.compare_digest`, all
+of them every time, so neither the answer nor the time it takes says anything about a stored
+hash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from attrs import evolve, frozen
+import cattrs
+from attrs import evolve, field, frozen
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.v import format_exception
 
-from avanti.core.codec import JSONValue
+from avanti.core.codec import JSONValue, make_converter
+from avanti.core.errors import DecodeError
 
 __all__ = [
     "CLOCK",
     "CLOCK_STARTED",
+    "KEYS",
     "REMATCH",
     "TOKEN_BYTES",
+    "BadRecord",
     "BadToken",
+    "GameSummary",
+    "OpenSeats",
+    "OpenSummary",
     "Seat",
+    "Started",
     "Table",
+    "TableRecord",
     "new_token",
     "token_hash",
 ]
+
+SERVER = "server"
+"""The key of a game's record that holds its seats (:class:`Table`)."""
+
+OPEN = "open"
+"""The key of an open table's record that holds its seats (:class:`OpenSeats`)."""
+
+CLIENT = "client"
+"""The key of a record that holds the hash kept of the address that created it."""
+
+SUMMARY = "summary"
+"""The key of a record that holds its public summary (:class:`GameSummary`,
+:class:`OpenSummary`)."""
+
+OUTCOME = "outcome"
+"""The key of a finished game's record that holds its outcome (written by
+:meth:`avanti.store.GameStore.run`)."""
 
 CLOCK = "clock"
 """The key of a timed game's record metadata that holds its time per move (seconds)."""
@@ -48,6 +90,9 @@ CLOCK_STARTED = "clock_started"
 (``{"version": 7, "at": 1796069130.5}``): written by the append that made that version (a
 rematch's first: by the call that took its last seat)."""
 
+KEYS = (SERVER, OPEN, CLIENT, SUMMARY, OUTCOME, CLOCK, CLOCK_STARTED, REMATCH)
+"""Every top-level key the server reads and writes in a record."""
+
 TOKEN_BYTES = 24
 """Random bytes in a seat token (192 bits; the text is 32 URL-safe characters)."""
 
@@ -59,6 +104,15 @@ class BadToken(Exception):
     """A token was given that belongs to no seat of the game."""
 
 
+@frozen(auto_exc=True, eq=False)
+class BadRecord(DecodeError):
+    """A stored record the server cannot read: ``errors`` lists every problem, each with the
+    path of its key (``$.server.seats[0].name``)."""
+
+    def __str__(self) -> str:
+        return "cannot read the table's record:\n  " + "\n  ".join(self.errors)
+
+
 def new_token() -> str:
     """A fresh seat token: :data:`TOKEN_BYTES` random bytes from :mod:`secrets`, URL-safe."""
     return secrets.token_urlsafe(TOKEN_BYTES)
@@ -67,6 +121,32 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """The SHA-256 of a token's UTF-8 bytes, in hex: what the store keeps instead of it."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _positive(_: object, __: object, value: float | None) -> None:
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise ValueError("expected a finite number of seconds above 0")
+
+
+def _seconds(value: object, _: object) -> float | None:
+    """A stored time per move: ``None``, or a finite number above 0."""
+    if value is None:
+        return None
+    if type(value) not in (int, float):
+        raise TypeError(f"expected a number, got {type(value).__name__}")
+    seconds = float(value)  # type: ignore[arg-type]  # int or float, checked above
+    _positive(None, None, seconds)
+    return seconds
+
+
+def _moment(_: object, __: object, value: float) -> None:
+    if not math.isfinite(value):
+        raise ValueError("expected a finite moment")
+
+
+def _count(_: object, __: object, value: int) -> None:
+    if value < 0:
+        raise ValueError("expected a number not below 0")
 
 
 @frozen
@@ -82,8 +162,67 @@ class Seat:
 
 
 @frozen
+class Started:
+    """When a version of a timed game began to wait for its seat."""
+
+    version: int = field(validator=_count)
+    """The version."""
+    at: float = field(validator=_moment)
+    """When it began to wait (Unix seconds)."""
+
+    def to_metadata(self) -> dict[str, JSONValue]:
+        """The record's metadata key that keeps it."""
+        return {CLOCK_STARTED: _converter.unstructure(self)}
+
+
+@frozen
+class GameSummary:
+    """A game's public summary, written by each command's append
+    (:func:`~avanti.server.table.lobby.summary_of`)."""
+
+    turn: tuple[str, ...] = ()
+    """The names of the seats the game waits for."""
+    round: int | None = None
+    """Its round, ``None`` for a game without rounds."""
+    winners: tuple[str, ...] | None = None
+    """The winners' names once it is over."""
+
+    def to_metadata(self) -> dict[str, JSONValue]:
+        """The record's metadata key that keeps it."""
+        return {SUMMARY: _converter.unstructure(self)}
+
+
+@frozen
+class OpenSummary:
+    """An open table's public summary: how many of its seats are taken."""
+
+    taken: int
+    """The seats taken."""
+    seats: int
+    """All its seats."""
+
+
+@frozen
+class OpenSeats:
+    """The seats of an open table (:mod:`~avanti.server.table.joining`), ``None`` for an open
+    one (stored as a seat whose name is ``null``)."""
+
+    game: str
+    """The game's name in :mod:`avanti.catalog`."""
+    seats: tuple[Seat | None, ...]
+    """The seats, by number."""
+    host_sha256: str | None
+    """The hash of the creator's token."""
+    started: bool = False
+    """Whether every seat is taken (its game is started then)."""
+    sides: tuple[str | None, ...] | None = None
+    """The side each seated person picked as they sat down, ``None`` where none (``None``:
+    nobody picked one)."""
+
+
+@frozen
 class Table:
-    """The seats of a stored game, as its metadata holds them."""
+    """The seats of a stored game, as its record holds them."""
 
     game: str
     """The game's name in :mod:`avanti.catalog`."""
@@ -92,34 +231,16 @@ class Table:
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, JSONValue]) -> Table | None:
-        """The table a stream's metadata holds, or ``None`` if the server did not write it."""
-        server = metadata.get("server")
-        if not isinstance(server, dict):
+        """The table a stream's metadata holds, or ``None`` if it holds none the server
+        wrote (read by :meth:`TableRecord.from_metadata`)."""
+        try:
+            return TableRecord.from_metadata(metadata).table
+        except BadRecord:
             return None
-        game, seats = server.get("game"), server.get("seats")
-        if not isinstance(game, str) or not isinstance(seats, list):
-            return None
-        found = []
-        for item in seats:
-            if not isinstance(item, dict):
-                return None
-            name, digest, bot = item.get("name"), item.get("token_sha256"), item.get("bot")
-            if not (
-                isinstance(name, str)
-                and (digest is None or isinstance(digest, str))
-                and (bot is None or isinstance(bot, str))
-            ):
-                return None
-            found.append(Seat(name, digest, bot))
-        return cls(game, tuple(found))
 
     def to_metadata(self) -> dict[str, JSONValue]:
         """The metadata to store for this table."""
-        seats: list[JSONValue] = [
-            {"name": seat.name, "token_sha256": seat.token_sha256, "bot": seat.bot}
-            for seat in self.seats
-        ]
-        return {"server": {"game": self.game, "seats": seats}}
+        return TableRecord(table=self).to_metadata()
 
     @property
     def players(self) -> list[str]:
@@ -172,3 +293,147 @@ class Table:
         if found is None:
             raise BadToken
         return found
+
+
+@frozen
+class TableRecord:
+    """Everything the server keeps of a game or an open table in its stream's metadata (see
+    the module's docstring): each key a field, ``None`` where the record has none."""
+
+    table: Table | None = None
+    """A game's seats (``"server"``); ``None`` for a game the server did not seat."""
+    open: OpenSeats | None = None
+    """An open table's seats (``"open"``)."""
+    client: str | None = None
+    """The hash kept of the address that created it (``"client"``)."""
+    summary: GameSummary | OpenSummary | None = None
+    """Its public summary, for the lobby (``"summary"``)."""
+    clock: float | None = field(default=None, validator=_positive)
+    """A timed game's time per move, in seconds (``"clock"``)."""
+    clock_started: Started | None = None
+    """When the version in play began to wait (``"clock_started"``)."""
+    rematch: str | None = None
+    """The game id of its rematch, once asked for (``"rematch"``)."""
+    outcome: JSONValue = None
+    """A finished game's outcome as the store wrote it (``"outcome"``), ``None`` before."""
+    others: Mapping[str, JSONValue] = field(factory=dict)
+    """The keys the server does not know, kept as they were stored."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over (its outcome is written)."""
+        return self.outcome is not None
+
+    @property
+    def seconds(self) -> float | None:
+        """A timed game's time per move, ``None`` for a game without a clock."""
+        return self.clock
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, JSONValue]) -> TableRecord:
+        """The record a stream's metadata holds.
+
+        :raises BadRecord: metadata the server cannot read as a record, with every problem.
+        """
+        if not isinstance(metadata, Mapping):
+            raise BadRecord((f"expected an object, got {type(metadata).__name__} @ $",))
+        known = {key: value for key, value in metadata.items() if key in KEYS}
+        others = {key: value for key, value in metadata.items() if key not in KEYS}
+        try:
+            record: TableRecord = _converter.structure(known, TableRecord)
+        except Exception as error:  # cattrs reports problems as many exception kinds
+            raise BadRecord(_problems(error)) from None
+        return evolve(record, others=others) if others else record
+
+    def to_metadata(self) -> dict[str, JSONValue]:
+        """The metadata to store for this record (its keys set, the others as they were)."""
+        written: dict[str, JSONValue] = dict(self.others)
+        written.update(_converter.unstructure(self, TableRecord))
+        return written
+
+
+def _problems(error: Exception) -> tuple[str, ...]:
+    """The problems of a record cattrs could not read, each with the path of its stored key."""
+    if not isinstance(error, cattrs.BaseValidationError):  # pragma: no cover - cattrs wraps all
+        error = cattrs.ClassValidationError("", [error], TableRecord)
+    found = cattrs.transform_error(error, path="$", format_exception=_format)
+    return tuple(problem.replace("$.table", f"$.{SERVER}", 1)[:200] for problem in found)
+
+
+def _format(error: BaseException, type_: type | None) -> str:
+    """This module's own messages ("expected ...") as they are, cattrs' otherwise."""
+    if isinstance(error, TypeError | ValueError) and str(error).startswith("expected"):
+        return str(error)
+    return format_exception(error, type_)
+
+
+def _make_converter() -> cattrs.Converter:
+    """The strict converter of records: the library's, with the record's own JSON shapes (an
+    open seat is a seat of nulls; the keys of a record without them are left out)."""
+    converter = make_converter()
+    empty: dict[str, JSONValue] = {"name": None, "token_sha256": None, "bot": None}
+
+    def structure_open_seat(value: object, _: object) -> Seat | None:
+        if isinstance(value, dict) and value.get("name", ...) is None:
+            if value != empty:
+                raise ValueError("expected an open seat to hold nothing but nulls")
+            return None
+        seat: Seat = converter.structure(value, Seat)
+        return seat
+
+    def unstructure_open_seat(seat: Seat | None) -> JSONValue:
+        return dict(empty) if seat is None else converter.unstructure(seat, Seat)
+
+    def structure_summary(value: object, _: object) -> GameSummary | OpenSummary | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object, got {type(value).__name__}")
+        if "taken" in value:
+            open_summary: OpenSummary = converter.structure(value, OpenSummary)
+            return open_summary
+        summary: GameSummary = converter.structure(value, GameSummary)
+        return summary
+
+    converter.register_structure_hook(Seat | None, structure_open_seat)
+    converter.register_unstructure_hook(Seat | None, unstructure_open_seat)
+    converter.register_structure_hook(GameSummary | OpenSummary | None, structure_summary)
+    for cls in (Table, OpenSeats, Started, GameSummary):
+        converter.register_structure_hook(cls, _objects_only(converter, cls))
+    converter.register_unstructure_hook(
+        OpenSeats,
+        make_dict_unstructure_fn(OpenSeats, converter, sides=override(omit_if_default=True)),
+    )
+    server, others = override(rename=SERVER), override(omit=True)
+    converter.register_structure_hook(
+        TableRecord,
+        make_dict_structure_fn(
+            TableRecord,
+            converter,
+            table=server,
+            others=others,
+            clock=override(struct_hook=_seconds),
+        ),
+    )
+    converter.register_unstructure_hook(
+        TableRecord,
+        make_dict_unstructure_fn(
+            TableRecord, converter, _cattrs_omit_if_default=True, table=server, others=others
+        ),
+    )
+    return converter
+
+
+def _objects_only(converter: cattrs.Converter, cls: type) -> Any:
+    """``cls``'s structure hook, refusing anything but a JSON object in plain words."""
+    inner: Callable[[Any, Any], Any] = make_dict_structure_fn(cls, converter)
+
+    def structure(value: object, type_: type) -> Any:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object, got {type(value).__name__}")
+        return inner(value, type_)
+
+    return structure
+
+
+_converter = _make_converter()

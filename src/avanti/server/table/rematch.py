@@ -26,19 +26,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Mapping
 
 from attrs import evolve
 
-from avanti.core.codec import JSONValue
 from avanti.core.limits import new_seed
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
-from avanti.server.table.clock import CLOCK, Started, Timing
-from avanti.server.table.lobby import summary_of
+from avanti.server.table.lobby import game_summary
 from avanti.server.table.master import Seated, Tables
-from avanti.server.table.record import REMATCH, Table, token_hash
-from avanti.store import StoredStream, StreamExists, UnknownStream
+from avanti.server.table.record import Started, Table, TableRecord, token_hash
+from avanti.store import StreamExists, UnknownStream
 
 __all__ = ["Rematch", "rematch_id", "rematch_token"]
 
@@ -94,7 +91,7 @@ class Rematch:
         new_id = rematch_id(seated.record.stream)
         new_token = rematch_token(new_id, token)
         if not self._exists(new_id):
-            creator = seated.record.metadata.get("client")
+            creator = seated.kept.client
             if client is not None:
                 creator = self.tables.admit(client)
             self._create(seated, new_id, creator)
@@ -110,7 +107,7 @@ class Rematch:
             return False
         return True
 
-    def _create(self, seated: Seated, new_id: str, client: JSONValue) -> None:
+    def _create(self, seated: Seated, new_id: str, client: str | None) -> None:
         """Store the rematch ``new_id`` of ``seated``, counted as ``client``'s (the hash kept of
         an address), unless another call stored it first."""
         table = seated.table
@@ -119,17 +116,15 @@ class Rematch:
             evolve(old, token_sha256=None, bot=old.bot if old.token_sha256 is None else None)
             for old in table.seats
         )
-        metadata: dict[str, JSONValue] = {
-            **Table(table.game, seats).to_metadata(),
-            "client": client,
-        }
-        timing = Timing.from_metadata(seated.record.metadata)
-        if timing is not None:  # the time per move; the new game's waiting begins afresh
-            metadata[CLOCK] = timing.seconds
         fresh = _fresh(seated.game)
-        metadata.update(summary_of(fresh))
+        kept = TableRecord(  # the time per move; the new game's waiting begins afresh
+            table=Table(table.game, seats),
+            client=client,
+            summary=game_summary(fresh),
+            clock=seated.kept.clock,
+        )
         try:
-            self.tables.games.create(new_id, fresh, metadata)
+            self.tables.games.create(new_id, fresh, kept.to_metadata())
         except StreamExists:  # another seat asked first: that is the rematch
             return
         if isinstance(client, str):
@@ -139,24 +134,22 @@ class Rematch:
         """Give the rematch's ``seat`` the token hash ``digest`` (once); when that takes the
         last vacant seat of a timed rematch, its clock starts now."""
 
-        def change(record: StoredStream) -> Mapping[str, JSONValue] | None:
-            table = Table.from_metadata(record.metadata)
+        def change(record: TableRecord, version: int) -> TableRecord:
+            table = record.table
             assert table is not None
             if table.seats[seat].token_sha256 == digest:
-                return None
+                return record
             seats = list(table.seats)
             seats[seat] = evolve(seats[seat], token_sha256=digest)
             taken = Table(table.game, tuple(seats))
-            update = taken.to_metadata()
-            if table.vacant and not taken.vacant and CLOCK in record.metadata:
-                update.update(Started(record.version, self.tables.clock_now()).to_metadata())
-            return update
+            changed = evolve(record, table=taken)
+            if table.vacant and not taken.vacant and record.clock is not None:
+                started = Started(version, self.tables.clock_now())
+                changed = evolve(changed, clock_started=started)
+            return changed
 
         self.tables.change_record(game, change, "the rematch's seats")
 
     def _note(self, game: str, new_id: str) -> None:
         """Write the rematch's id into the old game's record (once)."""
-        self.tables.change_record(
-            game,
-            lambda record: None if record.metadata.get(REMATCH) == new_id else {REMATCH: new_id},
-        )
+        self.tables.change_record(game, lambda record, _: evolve(record, rematch=new_id))

@@ -32,7 +32,6 @@ from avanti.server.protocol.requests import CommandRequest, Hello
 from avanti.server.protocol.wire import ApiError, dumps, game_id, refusal_of
 from avanti.server.runtime import Server
 from avanti.server.table.joining import OpenTable, described_for
-from avanti.server.table.record import REMATCH
 from avanti.server.transport.push import Behind, Hub, Listener
 from avanti.store import StoreError
 
@@ -232,8 +231,8 @@ async def stream(websocket: WebSocket) -> None:
         await listener.send_update(seated.game, always=True)
         if recent:  # the chat so far, right after the first update
             await listener.send(dumps({"type": "chat", "messages": recent}))
-        later = seated.record.metadata.get(REMATCH)
-        if isinstance(later, str):
+        later = seated.kept.rematch
+        if later is not None:
             await listener.send(dumps({"type": "rematch", "game_id": later}))
         raise await _listen(server, socket, listener)
     except _Closing as closing:
