@@ -148,9 +148,9 @@ class Acted:
         before: int = self.executed.before
         return before
 
-    @property
+    @functools.cached_property
     def kept(self) -> TableRecord:
-        """The table's record as the command left it."""
+        """The table's record as the command left it (read once: runtime, bots and clock ask)."""
         return TableRecord.from_metadata(self.executed.record.metadata)
 
     @property
