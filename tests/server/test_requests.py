@@ -128,6 +128,53 @@ LAYOUT = st.fixed_dictionaries(
     {}, optional={"layout": st.sampled_from(["wide", "narrow", "tall", None, 1]), "size": NUMBER}
 )
 
+
+EDGES: dict[type, dict[str, list[Any]]] = {
+    CommandRequest: {
+        "command": [None, 1, [], {}, "Roll"],
+        "notation": ["", "x" * 200, "x" * 201, None, 5, True],
+        "expected_version": [True, False, 1.0, -1, 0, 2**70, "1", None],
+        "command_id": ["", "x" * 100, "x" * 101, "a\n", "a\x7f", "a\x85", "\t", 5, None],
+    },
+    NewGame: {
+        "game": ["chess", 1, None, "Mare", True],
+        "players": ["Ann", [1], [None], [], None, [True], ["Ann", 2.5]],
+        "bots": [
+            {"01": "random"},
+            {"1000": "random"},
+            {"999": "random"},
+            {"1\n": "random"},
+            {"\u0663": "random"},
+            {"1": 1},
+            {"1": None},
+            {},
+            [],
+            None,
+        ],
+        "options": [[], 1, None, {}, "x"],
+        "sides": ["x", [1], None, [], [None]],
+        "seconds_per_move": [0.1, 0.0999, 86_400, 86_400.0001, True, "5", None, 0, -1, 10**400],
+    },
+    SeatRequest: {"name": [7, None, "", True, ["Ann"]], "side": [1, None, "", False]},
+    Hello: {
+        "token": [1, None, "", True],
+        "after": [True, 1.0, -1, 0, None, 2**70, "0"],
+        "table": [
+            {"layout": "tall"},
+            {"layout": None},
+            {"size": 3},
+            {},
+            {"layout": "narrow", "size": 1},
+            "narrow",
+            1,
+            None,
+            {"layout": "narrow"},
+            [],
+        ],
+    },
+}
+"""Values at and beyond the edges of each field."""
+
 BODIES: dict[type, st.SearchStrategy[Any]] = {
     CommandRequest: st.one_of(
         valid({"notation": NOTATION}, expected_version=VERSION, command_id=COMMAND_ID),
@@ -174,6 +221,34 @@ def outcome(cls: type, body: Any) -> ApiError | None:
     except ApiError as error:
         return error
     return None
+
+
+WELL_FORMED: dict[type, dict[str, Any]] = {
+    CommandRequest: {"notation": "roll"},
+    NewGame: {"game": "mare", "players": ["Ann", "Bob"]},
+    SeatRequest: {"name": "Ann"},
+    Hello: {"token": "t", "after": 3},
+}
+"""A well formed body of each class, whose keys :data:`EDGES` set one at a time."""
+
+
+@pytest.mark.parametrize(
+    ("cls", "key", "value"),
+    [
+        (cls, key, value)
+        for cls, edges in EDGES.items()
+        for key, values in edges.items()
+        for value in values
+    ],
+    ids=lambda found: getattr(found, "__name__", None) or repr(found)[:20],
+)
+def test_the_reader_and_the_schema_agree_at_the_edges(cls: type, key: str, value: Any) -> None:
+    """A well formed body with one key set to a value at or beyond the edge of its field."""
+    body = {**WELL_FORMED[cls], key: value}
+    refused = outcome(cls, body)
+    assert (refused is None) == validator(cls).is_valid(body), refused and refused.message
+    if refused is not None and not refused.message.startswith("send exactly one of"):
+        assert refused.message.startswith(f"'{key}' "), refused.message
 
 
 @pytest.mark.parametrize("cls", REQUESTS, ids=lambda cls: cls.__name__)
