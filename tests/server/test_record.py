@@ -243,5 +243,14 @@ def test_only_the_record_module_names_a_stored_key() -> None:
     assert wrong == []
 
 
+ATTRS_FIELDS = frozenset({"field", "found"})
+"""The names the protocol's modules give an attrs field, whose ``metadata`` is what the field
+declares of itself (its wire type, its refusal), never a record's."""
+
+
 def _is_metadata(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "metadata"
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "metadata"
+        and not (isinstance(node.value, ast.Name) and node.value.id in ATTRS_FIELDS)
+    )

@@ -1,50 +1,104 @@
 """What clients send: the protocol's requests, read and checked once, as typed values.
 
-Each request is a frozen ``kw_only`` attrs class built by its ``read`` class method from the
-parsed JSON; a body that does not fit is refused with a 400 (or 422) :class:`ApiError` that
-says which key was wrong. Numbers are read within bounds before they are turned into ints, so
-no request can make the server convert a number of thousands of digits.
+Each request is a frozen ``kw_only`` attrs class, and the class is all there is of its shape:
+its fields' types, their :class:`~avanti.server.protocol.schema.Check` validators (bounds,
+lengths, the values allowed) and the class's ``class_checks`` (exactly one of ``command`` and
+``notation``). Its ``read`` class method reads it from the parsed JSON with the library's strict
+converter (:func:`~avanti.core.codec.make_converter`: an unknown key is refused, ``true`` is no
+integer, ``1.5`` no integer, ``1`` no string), field by field, each checked as it is read; and
+:func:`request_schema` writes the same class as a JSON Schema, which the OpenAPI document holds
+(:mod:`avanti.server.protocol.shapes`). What depends on the game or the server (a game of the
+catalog, the seats' count, the bots the server seats, the names of a table with open seats) is
+checked next, in :meth:`NewGame.read`.
+
+A body that does not fit is refused with a 400 (or the refusal its field names, as 422
+``invalid-setup`` for ``players``) :class:`ApiError` that says which key was wrong. Numbers are
+read within bounds before they are turned into ints, so no request can make the server convert a
+number of thousands of digits.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import types
 import unicodedata
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
 
+import attrs
+import cattrs
 from attrs import field, frozen
 
 from avanti import catalog
-from avanti.core.codec import JSONValue
-from avanti.core.errors import DecodeError, IllegalCommand, InvalidArgument, InvalidSetup
-from avanti.core.limits import names_problem, new_seed
+from avanti.core.codec import JSONValue, make_converter
+from avanti.core.errors import DecodeError, IllegalCommand, InvalidSetup
+from avanti.core.limits import MAX_NOTATION_LENGTH, names_problem, new_seed
 from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.schema import (
+    JSON_SCHEMA_DIALECT,
+    SERVER_ONLY,
+    WIRE,
+    Bounds,
+    Check,
+    ExactlyOne,
+    OneOf,
+    Text,
+    _Builder,
+    seat_key,
+    wire_fields,
+)
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
-from avanti.store.base import check_command_id
 
 __all__ = [
+    "MAX_SECONDS_PER_MOVE",
+    "REFUSAL",
+    "REQUESTS",
     "CommandRequest",
     "Hello",
     "NewGame",
     "SeatRequest",
+    "TableLayout",
     "decode",
     "illegal",
     "name_key",
     "new_game",
     "player_name",
+    "request_schema",
     "twin_problem",
     "version_of",
 ]
 
-_COMMAND_KEYS = frozenset({"command", "notation", "expected_version", "command_id"})
-_GAME_KEYS = frozenset({"game", "players", "bots", "options", "sides", "seconds_per_move"})
+R = TypeVar("R")
+
 MAX_SECONDS_PER_MOVE = 86_400.0
 """The longest time per move a table may be given (a day)."""
-_HELLO_KEYS = frozenset({"token", "after", "table"})
 _LAYOUTS = ("wide", "narrow")
 """The layouts a picture is drawn in: the page's own (``"wide"``) and a phone's (``"narrow"``)."""
+
+REFUSAL = "avanti.refusal"
+"""A request field's ``metadata`` key: what makes the refusal of a value that does not fit the
+field from its message; without it, 400 ``bad-request``."""
+
+
+def _bad_request(message: str) -> ApiError:
+    return ApiError(Refusal.BAD_REQUEST, message)
+
+
+def _unknown_game(message: str) -> ApiError:
+    return ApiError(Refusal.UNKNOWN_GAME, message, status=400)
+
+
+def _invalid_setup(message: str) -> ApiError:
+    return ApiError(Refusal.INVALID_SETUP, message)
+
+
+def _invalid_options(message: str) -> ApiError:
+    return ApiError(Refusal.INVALID_OPTIONS, message)
+
+
+def _invalid_name(message: str) -> ApiError:
+    return ApiError(Refusal.INVALID_NAME, message)
 
 
 def version_of(value: object) -> int | None:
@@ -82,15 +136,158 @@ def twin_problem(names: tuple[str | None, ...]) -> str | None:
     return None
 
 
-def _object(
-    body: JSONValue, known: frozenset[str], extra: frozenset[str] = frozenset()
-) -> dict[str, JSONValue]:
+# -- reading a request ---------------------------------------------------------------------------
+
+
+def _union(value: object, t: Any) -> Any:
+    """A value of a union: ``None`` for a union with ``None``, else the first member that
+    reads it (the members of a request's unions never read the same JSON)."""
+    args = get_args(t)
+    if value is None and type(None) in args:
+        return None
+    for arg in args:
+        if arg is not type(None):
+            try:
+                return _CONVERTER.structure(value, arg)
+            except Exception:  # the next member may read it
+                continue
+    raise TypeError("expected one of the union's types")
+
+
+def _mapping(value: object, t: Any) -> dict[Any, Any]:
+    """A ``Mapping[int, X]`` (keys: seat numbers, :data:`~avanti.server.protocol.schema.SEAT_KEY`)
+    or a ``Mapping[str, X]`` from a JSON object."""
+    if not isinstance(value, dict):
+        raise TypeError("expected an object")
+    key_type, item = get_args(t)
+    read: dict[Any, Any] = {}
+    for key, found in value.items():
+        seat = seat_key(key) if key_type is int else key
+        if seat is None:
+            raise ValueError("expected seat numbers as keys")
+        read[seat] = found if item is Any else _CONVERTER.structure(found, item)
+    return read
+
+
+def _is_union(t: Any) -> bool:
+    return get_origin(t) in (Union, types.UnionType)
+
+
+def _is_mapping(t: Any) -> bool:
+    return get_origin(t) is Mapping
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = make_converter()
+    converter.register_structure_hook_func(_is_union, _union)
+    converter.register_structure_hook_func(_is_mapping, _mapping)
+    return converter
+
+
+_CONVERTER = _make_converter()
+"""The library's strict converter, with the protocol's unions and mappings."""
+
+
+class _Broken(ValueError):
+    """A request that breaks one of its class's ``class_checks``."""
+
+
+def _whole(instance: object) -> None:
+    """Refuse ``instance`` if it breaks one of its class's ``class_checks``."""
+    for check in getattr(type(instance), "class_checks", ()):
+        if not check.holds(instance):
+            raise _Broken(check.message)
+
+
+def _read(cls: type[R], body: JSONValue, extra: frozenset[str] = frozenset()) -> R:
+    """A request of class ``cls`` from a parsed body (``extra``: further keys the transport
+    allows), field by field in their order, each checked as it is read."""
     if not isinstance(body, dict):
         raise ApiError(Refusal.BAD_REQUEST, "the body must be a JSON object")
-    unknown = sorted(set(body) - known - extra)
+    fields = wire_fields(cls)
+    unknown = sorted(set(body) - {found.name for found, _ in fields} - extra)
     if unknown:
         raise ApiError(Refusal.BAD_REQUEST, f"unknown keys: {', '.join(unknown)}"[:200])
-    return body
+    values: dict[str, Any] = {}
+    for found, wire in fields:
+        if found.name not in body:
+            if found.default is attrs.NOTHING:
+                raise _refused(cls, found, missing=True)
+            continue
+        try:
+            value = _CONVERTER.structure(body[found.name], wire)
+            if isinstance(found.validator, Check):
+                found.validator(None, found, value)
+        except Exception:
+            raise _refused(cls, found) from None
+        values[found.name] = value
+    try:
+        from_wire = getattr(cls, "from_wire", None)
+        made: R = cls(**values) if from_wire is None else from_wire(values)
+    except _Broken as broken:
+        raise ApiError(Refusal.BAD_REQUEST, str(broken)) from None
+    return made
+
+
+def _refused(cls: type, found: attrs.Attribute[Any], *, missing: bool = False) -> ApiError:
+    """The refusal of a field that is missing or does not fit, saying what it must be."""
+    refuse: Callable[[str], ApiError] = found.metadata.get(REFUSAL, _bad_request)
+    document = request_schema(cls)
+    schema = document["$defs"][cls.__name__]["properties"][found.name]
+    words = _words(schema, document["$defs"])
+    said = f"is missing: it must be {words}" if missing else f"must be {words}"
+    return refuse(f"'{found.name}' {said}: {schema.get('description', '')}"[:500])
+
+
+def _words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
+    """What a value of ``schema`` is, in words."""
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    if "anyOf" in schema:
+        return " or ".join(_words(part, defs) for part in schema["anyOf"])
+    if "enum" in schema:
+        return "one of " + ", ".join(json.dumps(value) for value in schema["enum"])
+    kind = schema.get("type")
+    if kind in ("integer", "number"):
+        noun = "an integer" if kind == "integer" else "a number"
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and high is not None:
+            return f"{noun} from {low:g} to {high:g}"
+        return noun if low is None else f"{noun} >= {low:g}"
+    if kind == "string":
+        low, high = schema.get("minLength", 0), schema.get("maxLength")
+        printable = " printable" if "pattern" in schema else ""
+        if high is None:
+            return f"a string of{printable} characters" if printable else "a string"
+        return f"a string of {low} to {high}{printable} characters"
+    if kind == "array":
+        return f"a list, each item {_words(schema['items'], defs)}"
+    if kind == "object" and "properties" in schema:
+        keys = ", ".join(
+            f'"{key}" ({_words(value, defs)})' for key, value in schema["properties"].items()
+        )
+        return f"an object of {keys}"
+    if kind == "object" and "propertyNames" in schema:
+        values = schema.get("additionalProperties")
+        each = "" if values is None else f", each value {_words(values, defs)}"
+        return f'an object keyed by seat numbers ("0", "1", ...){each}'
+    if kind == "object":
+        return "an object"
+    return {"boolean": "a boolean", "null": "null"}.get(str(kind), "a JSON value")
+
+
+def request_schema(cls: type) -> dict[str, JSONValue]:
+    """The JSON Schema (draft 2020-12) of a request class: ``{"$schema": ..., "$ref":
+    "#/$defs/<class>", "$defs": {...}}``, built from the class as the OpenAPI document's is. A
+    new dict on every call."""
+    builder = _Builder(
+        lambda name: f"#/$defs/{name}", {}, _CONVERTER.unstructure, fields_described=True
+    )
+    ref = builder.schema(cls)
+    return {"$schema": JSON_SCHEMA_DIALECT, **ref, "$defs": builder.defs}
+
+
+# -- the requests --------------------------------------------------------------------------------
 
 
 @frozen(kw_only=True)
@@ -101,15 +298,23 @@ class CommandRequest:
     with 409 ``command-id-reused``)."""
 
     command: JSONValue = None
-    """The command's JSON, if it was sent so."""
-    notation: str | None = None
-    """The command's notation, if it was sent so."""
-    expected_version: int | None = None
-    """The version the client saw, if it sent one."""
-    command_id: str | None = None
-    """The client's id of the command, if it sent one."""
-    bot: bool = field(default=False, repr=False)
+    """The command's JSON, as the game's codec reads it (``null`` or left out: none)."""
+    notation: str | None = field(default=None, validator=Text(maximum=MAX_NOTATION_LENGTH))
+    """The command's notation, read among the seat's legal commands (``null`` or left out:
+    none)."""
+    expected_version: int | None = field(default=None, validator=Bounds(minimum=0))
+    """The version the client saw: the command is decided as of that version, and refused if
+    the seat's legal commands have changed since."""
+    command_id: str | None = field(default=None, validator=Text(1, 100, printable=True))
+    """The client's id of the command: 1 to 100 printable characters."""
+    bot: bool = field(default=False, repr=False, metadata={SERVER_ONLY: True})
     """Set by the server for its own bots' commands (never read from a client)."""
+
+    class_checks: ClassVar[tuple[ExactlyOne, ...]] = (ExactlyOne(("command", "notation")),)
+    """What the request as a whole must keep: exactly one of ``command`` and ``notation``."""
+
+    def __attrs_post_init__(self) -> None:
+        _whole(self)
 
     def digest(self) -> str:
         """The SHA-256 (hex) of the request as the client sent it (its notation, or its
@@ -123,54 +328,45 @@ class CommandRequest:
     @classmethod
     def read(cls, body: JSONValue, extra: frozenset[str] = frozenset()) -> CommandRequest:
         """The request in a parsed body (``extra``: further keys the transport allows)."""
-        body = _object(body, _COMMAND_KEYS, extra)
-        if ("command" in body) == ("notation" in body):
-            raise ApiError(Refusal.BAD_REQUEST, "send exactly one of 'command' and 'notation'")
-        notation = body.get("notation")
-        if "notation" in body and not isinstance(notation, str):
-            raise ApiError(Refusal.BAD_REQUEST, "'notation' must be a string")
-        expected = body.get("expected_version")
-        if expected is not None and version_of(expected) is None:
-            raise ApiError(
-                Refusal.BAD_REQUEST, "'expected_version' must be a version (an int >= 0)"
-            )
-        command_id = body.get("command_id")
-        if command_id is not None:
-            try:
-                if not isinstance(command_id, str) or len(command_id) > 100:
-                    raise InvalidArgument("not a command id")
-                check_command_id(command_id)
-            except InvalidArgument:
-                raise ApiError(
-                    Refusal.BAD_REQUEST, "'command_id' must be 1 to 100 printable characters"
-                ) from None
-        return cls(
-            command=body.get("command"),
-            notation=notation if isinstance(notation, str) else None,
-            expected_version=version_of(expected),
-            command_id=command_id if isinstance(command_id, str) else None,
-        )
+        return _read(cls, body, extra)
+
+
+def _composed(players: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """The players' names in Unicode's composed form (NFC)."""
+    return tuple(None if name is None else unicodedata.normalize("NFC", name) for name in players)
+
+
+def _games() -> tuple[str, ...]:
+    return tuple(catalog.GAMES)
 
 
 @frozen(kw_only=True)
 class NewGame:
-    """A ``POST /games`` body: the game, the players' names (``None``: an open seat, taken by
-    whoever sits down), the seats bots play, options, and the time per move."""
+    """A ``POST /games`` body: the game, the players' names (``null``: an open seat, taken by
+    whoever sits down), the seats bots play, options, and the time per move. A seed is never
+    accepted: the server draws a secret one."""
 
-    game: str
-    """The game's name in :mod:`avanti.catalog`."""
-    players: tuple[str | None, ...]
-    """The players' names, by seat, in Unicode's composed form (NFC); ``None`` for an open
-    seat."""
-    bots: Mapping[int, str]
-    """The seats bots play, with their kind."""
-    options: JSONValue = None
-    """The game's rule options, as its codec reads them (``None``: the defaults)."""
+    game: str = field(validator=OneOf(_games), metadata={REFUSAL: _unknown_game})
+    """The game's name in the catalog."""
+    players: tuple[str | None, ...] = field(converter=_composed, metadata={REFUSAL: _invalid_setup})
+    """The players' names by seat (read in Unicode's composed form, NFC); ``null`` leaves a
+    seat open for whoever sits down (``POST /games/{id}/seats``). A table with open seats needs
+    one seat its creator names."""
+    bots: Mapping[int, str] = field(factory=dict)
+    """The seats bots play, with their kind: ``{"1": "heuristic"}``."""
+    options: Mapping[str, JSONValue] | None = field(
+        default=None, metadata={REFUSAL: _invalid_options}
+    )
+    """The game's rule options, as its codec reads them (the ``options`` of the game's
+    ``PublicSetup``); ``null`` or left out: the defaults."""
     sides: tuple[str, ...] | None = None
-    """Each seat's side, by name, in a game with sides (Avanti mare!'s ``"fish-friends"`` and
-    ``"fisher-fans"``, M2); ``None``: the game's default sides."""
-    seconds_per_move: float | None = None
-    """The time a person has for each move before a bot makes it; ``None``: no clock."""
+    """Each seat's side, by name, in a game with sides (Avanti mare!'s ``fish-friends`` and
+    ``fisher-fans``, M2); ``null`` or left out: the game's default sides."""
+    seconds_per_move: float | None = field(
+        default=None, validator=Bounds(0.1, MAX_SECONDS_PER_MOVE)
+    )
+    """The time a person has for each move; when it runs out a bot makes that move. ``null`` or
+    left out: no clock."""
 
     @property
     def open_seats(self) -> tuple[int, ...]:
@@ -184,53 +380,41 @@ class NewGame:
 
     @classmethod
     def read(cls, body: JSONValue, bot_kinds: tuple[str, ...]) -> NewGame:
-        """The request in a parsed body; ``bot_kinds``: the bots this server seats."""
+        """The request in a parsed body; ``bot_kinds``: the bots this server seats. What the
+        class declares is read first, then what depends on the game and the server."""
         if isinstance(body, dict) and "seed" in body:
             raise ApiError(
                 Refusal.BAD_REQUEST, "a seed is never accepted: the server draws a secret one"
             )
-        body = _object(body, _GAME_KEYS)
-        name = body.get("game")
-        if not isinstance(name, str) or name not in catalog.GAMES:
-            known = ", ".join(sorted(catalog.GAMES))
-            raise ApiError(Refusal.UNKNOWN_GAME, f"'game' must be one of {known}", status=400)
-        info = catalog.GAMES[name]
-        players = body.get("players")
-        if (
-            not isinstance(players, list)
-            or not all(player is None or isinstance(player, str) for player in players)
-            or not info.min_players <= len(players) <= info.max_players
-        ):
+        wanted = _read(cls, body)
+        wanted._refuse_unplayable(bot_kinds)
+        return wanted
+
+    def _refuse_unplayable(self, bot_kinds: tuple[str, ...]) -> None:
+        """Refuse a table the game or the server cannot have: the players' count, the bots'
+        seats and kinds, the names at a table with open seats, the sides."""
+        info = catalog.GAMES[self.game]
+        names = self.players
+        if not info.min_players <= len(names) <= info.max_players:
             raise ApiError(
                 Refusal.INVALID_SETUP,
                 f"'players' must be a list of {info.min_players} to {info.max_players} names "
                 "(null for an open seat)",
             )
-        names = tuple(
-            unicodedata.normalize("NFC", player) if isinstance(player, str) else None
-            for player in players
-        )
-        raw = body.get("bots", {})
-        if not isinstance(raw, dict):
-            raise ApiError(Refusal.BAD_REQUEST, """'bots' must be an object: {"1": "heuristic"}""")
-        bots: dict[int, str] = {}
-        for key, kind in raw.items():
-            if not (
-                0 < len(key) <= 3 and key.isascii() and key.isdigit() and str(int(key)) == key
-            ) or int(key) >= len(names):
+        for seat, kind in self.bots.items():
+            if seat >= len(names):
                 raise ApiError(
                     Refusal.BAD_REQUEST, f"'bots' keys must be seats, from 0 to {len(names) - 1}"
                 )
-            if not isinstance(kind, str) or kind not in bot_kinds:
+            if kind not in bot_kinds:
                 raise ApiError(Refusal.UNKNOWN_BOT, f"a bot must be one of {', '.join(bot_kinds)}")
-            if names[int(key)] is None:
+            if names[seat] is None:
                 raise ApiError(Refusal.BAD_REQUEST, "an open seat has no bot: name the bot's seat")
-            bots[int(key)] = kind
         if None in names:
-            problem = names_problem(tuple(name for name in names if name is not None))
+            problem = names_problem(self.names)
             if problem is not None:
                 raise ApiError(Refusal.INVALID_SETUP, problem)
-            if all(name is None or int(seat) in bots for seat, name in enumerate(names)):
+            if all(name is None or seat in self.bots for seat, name in enumerate(names)):
                 raise ApiError(
                     Refusal.INVALID_SETUP,
                     "a table with open seats needs a seat of its creator's: name it",
@@ -238,109 +422,79 @@ class NewGame:
         twins = twin_problem(names)
         if twins is not None:
             raise ApiError(Refusal.INVALID_SETUP, twins)
-        seconds = body.get("seconds_per_move")
-        if seconds is not None and (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, (int, float))
-            or not 0.1 <= seconds <= MAX_SECONDS_PER_MOVE
-        ):
-            raise ApiError(
-                Refusal.BAD_REQUEST,
-                f"'seconds_per_move' must be a number from 0.1 to {MAX_SECONDS_PER_MOVE:g}",
-            )
-        sides = body.get("sides")
-        if sides is not None:
+        if self.sides is not None:
             if not info.sides:
                 raise ApiError(Refusal.BAD_REQUEST, f"{info.title} has no sides to pick")
-            if (
-                not isinstance(sides, list)
-                or len(sides) != len(names)
-                or not all(isinstance(side, str) and side in info.sides for side in sides)
-            ):
+            if len(self.sides) != len(names) or not all(side in info.sides for side in self.sides):
                 raise ApiError(
                     Refusal.BAD_REQUEST,
                     f"'sides' must name one side a player, each one of {', '.join(info.sides)} "
                     "(M2)",
                 )
-        return cls(
-            game=name,
-            players=names,
-            bots=bots,
-            options=body.get("options"),
-            sides=None if sides is None else tuple(str(side) for side in sides),
-            seconds_per_move=None if seconds is None else float(seconds),
-        )
 
 
 @frozen(kw_only=True)
 class SeatRequest:
     """A ``POST /games/{id}/seats`` body: the ``name`` of the person who takes the next open
-    seat (checked as the seat is taken) and, in a game with sides, the ``side`` they pick
-    (Avanti mare!'s ``"fish-friends"`` or ``"fisher-fans"``: each player decides, M2);
-    ``None`` keeps the side the table's creator named for the seat, or the game's default."""
+    seat and, in a game with sides, the ``side`` they pick among the table's ``free_sides``
+    (Avanti mare!'s ``"fish-friends"`` or ``"fisher-fans"``: each player decides, M2)."""
 
-    name: object
-    """The name, as sent (read in Unicode's composed form and checked when the seat is
-    taken)."""
+    name: str = field(metadata={REFUSAL: _invalid_name})
+    """The name (read in Unicode's composed form, NFC, and checked as the seat is taken)."""
     side: str | None = None
-    """The side picked, by name, or ``None``."""
+    """The side picked, by name; ``null`` or left out: the side the table's creator named for
+    the seat, or the game's default."""
 
     @classmethod
     def read(cls, body: JSONValue) -> SeatRequest:
-        """The request in a parsed body (400 for another shape)."""
-        if not isinstance(body, dict) or "name" not in body or set(body) - {"name", "side"}:
-            raise ApiError(
-                Refusal.BAD_REQUEST,
-                """the body must be {"name": "Ann"}, or {"name": "Ann", "side": "fish-friends"}""",
-            )
-        side = body.get("side")
-        if side is not None and not isinstance(side, str):
-            raise ApiError(Refusal.BAD_REQUEST, "'side' must name a side of the game, or be null")
-        return cls(name=body["name"], side=side)
+        """The request in a parsed body."""
+        return _read(cls, body)
+
+
+@frozen(kw_only=True)
+class TableLayout:
+    """A hello's ``"table": {"layout": ...}``: each update carries the seat's table, its
+    picture drawn in that layout."""
+
+    layout: str = field(default="wide", validator=OneOf(_LAYOUTS))
+    """The picture's layout: ``"wide"``, or ``"narrow"`` for a phone-sized screen."""
 
 
 @frozen(kw_only=True)
 class Hello:
-    """A WebSocket's first message: the seat's ``token`` (``None``: a spectator), the version
+    """A WebSocket's first message: the seat's ``token`` (``null``: a spectator), the version
     the client has seen (``after``), and whether each ``update`` should carry the seat's
     ``table`` (its picture and its history in words, so a page fetches nothing per change)."""
 
     token: str | None = None
-    """The seat's token, or ``None`` for a spectator."""
-    after: int = 0
+    """The seat's token; ``null`` or left out: a spectator."""
+    after: int = field(default=0, validator=Bounds(minimum=0))
     """The version the client has already seen."""
-    table: bool = False
-    """Whether every ``update`` holds the seat's picture and history."""
-    layout: str = "wide"
+    table: bool = field(default=False, metadata={WIRE: bool | TableLayout})
+    """Whether every ``update`` holds the seat's table (its picture and history);
+    ``{"layout": "narrow"}``: yes, with a phone's picture."""
+    layout: str = field(default="wide", validator=OneOf(_LAYOUTS), metadata={SERVER_ONLY: True})
     """The picture's layout when ``table`` is asked for: ``"wide"``, or ``"narrow"`` for a
     phone-sized screen (``"table": {"layout": "narrow"}`` in the message)."""
 
     @classmethod
+    def from_wire(cls, values: dict[str, Any]) -> Hello:
+        """The hello from the values of its wire fields: ``table`` as a
+        :class:`TableLayout` asks for the table in its layout."""
+        table = values.pop("table", False)
+        if isinstance(table, TableLayout):
+            return cls(**values, table=True, layout=table.layout)
+        return cls(**values, table=table)
+
+    @classmethod
     def read(cls, message: JSONValue) -> Hello:
         """The hello in a parsed message."""
-        if not isinstance(message, dict) or set(message) - _HELLO_KEYS:
-            raise ApiError(
-                Refusal.BAD_REQUEST,
-                'the first message must be {"token": ..., "after": n, "table": true|false}',
-            )
-        token = message.get("token")
-        after = version_of(message.get("after", 0))
-        table = message.get("table", False)
-        layout = "wide"
-        if isinstance(table, dict) and set(table) <= {"layout"}:
-            layout, table = table.get("layout", "wide"), True
-        if (
-            (token is not None and not isinstance(token, str))
-            or after is None
-            or not isinstance(table, bool)
-            or layout not in _LAYOUTS
-        ):
-            raise ApiError(
-                Refusal.BAD_REQUEST,
-                "'token' must be a string or null, 'after' a version (int >= 0), 'table' a boolean"
-                ' or {"layout": "wide"|"narrow"}',
-            )
-        return cls(token=token, after=after, table=table, layout=str(layout))
+        return _read(cls, message)
+
+
+REQUESTS: tuple[type, ...] = (CommandRequest, NewGame, SeatRequest, Hello)
+"""The requests a client sends, each read by its ``read`` and written by
+:func:`request_schema`."""
 
 
 def illegal(error: IllegalCommand) -> ApiError:

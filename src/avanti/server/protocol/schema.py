@@ -20,7 +20,17 @@ How a Python type is written:
   a default carries it as ``default`` (the server always writes every field; a client may leave
   such a field out of what it sends);
 - a command or an event class: the same, with the property ``"type"`` held to its wire tag
-  (``const``), the tag the codec writes; ``command`` and ``event`` are the ``oneOf`` of them.
+  (``const``), the tag the codec writes; ``command`` and ``event`` are the ``oneOf`` of them;
+- ``Mapping[int, X]``: an ``object`` whose keys are seat numbers (``"0"`` to ``"999"``, written
+  as Python writes them) and whose values are ``X``; ``Mapping[str, X]``: an ``object`` of ``X``;
+- :data:`~typing.Any`: any JSON value (``{}``).
+
+The protocol's requests (:mod:`avanti.server.protocol.requests`) are attrs classes too, and their
+schemas are built the same way, with what their fields declare besides their types: a field's
+:class:`Check` (its bounds, lengths and allowed values) adds its JSON Schema keywords, a class's
+``class_checks`` (:class:`ExactlyOne`) add theirs to the object, a field's ``metadata`` may give its
+type on the wire (:data:`WIRE`) or keep it off the wire (:data:`SERVER_ONLY`), and each field's
+docstring becomes its ``description``.
 
 JSON Schema's ``integer`` also matches ``1.0``, which the codec refuses for an ``int``: a client
 writes whole numbers without a fraction.
@@ -28,11 +38,14 @@ writes whole numbers without a fraction.
 
 from __future__ import annotations
 
+import ast
 import copy
 import enum
+import functools
 import inspect
 import json
 import re
+import textwrap
 import types
 from collections.abc import Callable, Mapping
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -44,7 +57,23 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument
 from avanti.core.game import Game
 
-__all__ = ["JSON_SCHEMA_DIALECT", "OPENAPI_VERSION", "schemas"]
+__all__ = [
+    "JSON_SCHEMA_DIALECT",
+    "OPENAPI_VERSION",
+    "SEAT_KEY",
+    "SERVER_ONLY",
+    "WIRE",
+    "Bounds",
+    "Check",
+    "ExactlyOne",
+    "OneOf",
+    "Text",
+    "Unfit",
+    "field_docs",
+    "schemas",
+    "seat_key",
+    "wire_fields",
+]
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect of :func:`schemas` and of the schemas inside :func:`openapi`."""
@@ -62,6 +91,223 @@ _SCALARS: dict[Any, dict[str, JSONValue]] = {
     str: {"type": "string"},
     type(None): {"type": "null"},
 }
+
+
+WIRE = "avanti.wire"
+"""A field's ``metadata`` key: the field's type on the wire, where it is not the field's own
+(the class reads such a field in its ``from_wire``)."""
+
+SERVER_ONLY = "avanti.server-only"
+"""A field's ``metadata`` key: ``True`` for a field the server sets, never read from the wire
+and left out of the schema."""
+
+SEAT_KEY = "^(0|[1-9][0-9]{0,2})$"
+"""The keys of a ``Mapping[int, X]`` on the wire: a seat number from 0 to 999 in ASCII digits,
+written as Python writes it (no sign, no leading zero)."""
+
+_SEAT_KEY = re.compile("0|[1-9][0-9]{0,2}")
+
+
+def seat_key(key: str) -> int | None:
+    """The seat number a key of a ``Mapping[int, X]`` names (:data:`SEAT_KEY`), or ``None``."""
+    return int(key) if _SEAT_KEY.fullmatch(key) else None
+
+
+class Unfit(ValueError):
+    """A field's value that its :class:`Check` refuses: ``name`` is the field's."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name!r} is out of its bounds")
+        self.name = name
+
+
+class Check:
+    """An attrs validator of a field that also states itself in JSON Schema.
+
+    It refuses a value for which :meth:`holds` is false with :class:`Unfit` (``None``, the
+    absence of an optional field, is never refused), and :attr:`keywords` are the JSON Schema
+    keywords of the same rule, which a request's schema gives the field's (non-null) type.
+    """
+
+    def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        """Refuse ``value`` (attrs calls this as the field's validator)."""
+        if value is not None and not self.holds(value):
+            raise Unfit(attribute.name)
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` keeps the rule."""
+        raise NotImplementedError  # pragma: no cover - each check has its own
+
+    @property
+    def keywords(self) -> dict[str, JSONValue]:
+        """The rule as JSON Schema keywords."""
+        raise NotImplementedError  # pragma: no cover - each check has its own
+
+
+@attrs.frozen
+class Bounds(Check):
+    """A number from ``minimum`` to ``maximum`` (both kept; ``None``: no bound)."""
+
+    minimum: float | None = None
+    """The least value allowed."""
+    maximum: float | None = None
+    """The greatest value allowed."""
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` is within the bounds (a NaN never is)."""
+        low = self.minimum if self.minimum is not None else value
+        high = self.maximum if self.maximum is not None else value
+        return bool(low <= value <= high)
+
+    @property
+    def keywords(self) -> dict[str, JSONValue]:
+        """``minimum`` and ``maximum``."""
+        found: dict[str, JSONValue] = {}
+        if self.minimum is not None:
+            found["minimum"] = self.minimum
+        if self.maximum is not None:
+            found["maximum"] = self.maximum
+        return found
+
+
+@attrs.frozen
+class Text(Check):
+    """A string of ``minimum`` to ``maximum`` characters, printable ones only if ``printable``
+    (:meth:`str.isprintable`: the schema states the part JSON Schema can, no control
+    characters)."""
+
+    minimum: int = 0
+    """The fewest characters."""
+    maximum: int | None = None
+    """The most characters (``None``: no limit)."""
+    printable: bool = False
+    """Whether every character must be printable."""
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` has a length within the bounds (and only printable characters)."""
+        most = len(value) if self.maximum is None else self.maximum
+        return bool(
+            self.minimum <= len(value) <= most and (not self.printable or value.isprintable())
+        )
+
+    @property
+    def keywords(self) -> dict[str, JSONValue]:
+        """``minLength``, ``maxLength`` and (printable) a ``pattern`` of no control character."""
+        found: dict[str, JSONValue] = {}
+        if self.minimum:
+            found["minLength"] = self.minimum
+        if self.maximum is not None:
+            found["maxLength"] = self.maximum
+        if self.printable:
+            found["pattern"] = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+        return found
+
+
+@attrs.frozen
+class OneOf(Check):
+    """One of the ``values``, or of those the callable ``values`` gives when it is asked (a
+    catalog that grows)."""
+
+    values: tuple[str, ...] | Callable[[], tuple[str, ...]]
+    """The values allowed, or what gives them."""
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The values allowed now."""
+        return self.values if isinstance(self.values, tuple) else self.values()
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` is one of the values allowed."""
+        return value in self.allowed
+
+    @property
+    def keywords(self) -> dict[str, JSONValue]:
+        """``enum``."""
+        return {"enum": list(self.allowed)}
+
+
+@attrs.frozen
+class ExactlyOne:
+    """A check of a whole request: exactly one of the fields ``names`` is given (not ``None``;
+    a ``null`` on the wire is no value). A class lists its checks in its ``class_checks``."""
+
+    names: tuple[str, ...]
+    """The fields of which exactly one is given."""
+
+    @property
+    def message(self) -> str:
+        """What a request that breaks the rule is told."""
+        quoted = [f"'{name}'" for name in self.names]
+        return f"send exactly one of {', '.join(quoted[:-1])} and {quoted[-1]}"
+
+    def holds(self, instance: object) -> bool:
+        """Whether exactly one of the fields of ``instance`` is given."""
+        return sum(getattr(instance, name) is not None for name in self.names) == 1
+
+    @property
+    def keywords(self) -> dict[str, JSONValue]:
+        """A ``oneOf`` with one branch per field: that field is there and not ``null``."""
+        return {
+            "oneOf": [
+                {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+                for name in self.names
+            ]
+        }
+
+
+def _with_keywords(
+    schema: dict[str, JSONValue], keywords: Mapping[str, JSONValue]
+) -> dict[str, JSONValue]:
+    """``schema`` with ``keywords`` given to each of its types but ``null``."""
+    if not keywords:
+        return schema
+    if "anyOf" in schema:
+        return {
+            **schema,
+            "anyOf": [
+                part if part == {"type": "null"} else _with_keywords(part, keywords)
+                for part in schema["anyOf"]
+            ],
+        }
+    return {**schema, **keywords}
+
+
+def wire_fields(t: type) -> tuple[tuple[attrs.Attribute[Any], Any], ...]:
+    """The fields of the attrs class ``t`` that are on the wire, each with its wire type."""
+    return _wire_fields(t)
+
+
+@functools.cache
+def _wire_fields(t: type) -> tuple[tuple[attrs.Attribute[Any], Any], ...]:
+    hints = get_type_hints(t)
+    return tuple(
+        (field, field.metadata.get(WIRE, hints[field.name]))
+        for field in attrs.fields(t)
+        if not field.metadata.get(SERVER_ONLY)
+    )
+
+
+@functools.cache
+def field_docs(t: type) -> dict[str, str]:
+    """The docstrings of the fields of the class ``t`` (a string right after a field's
+    annotation), by name, each its first paragraph on one line; empty without its source."""
+    try:
+        source = textwrap.dedent(inspect.getsource(t))
+    except (OSError, TypeError):  # pragma: no cover - a class made without a source file
+        return {}
+    found: dict[str, str] = {}
+    [node] = ast.parse(source).body
+    assert isinstance(node, ast.ClassDef)
+    for before, after in zip(node.body, node.body[1:], strict=False):
+        if (
+            isinstance(before, ast.AnnAssign)
+            and isinstance(before.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            found[before.target.id] = _markdown(after.value.value)
+    return found
 
 
 def schemas(game: str) -> dict[str, JSONValue]:
@@ -123,10 +369,17 @@ class _Builder:
         ref: Callable[[str], str],
         tags: Mapping[type, str],
         unstructure: Callable[[Any], JSONValue],
+        names: Mapping[type, str] = {},
+        *,
+        fields_described: bool = False,
     ) -> None:
         self.ref = ref
         self.tags = tags
         self.unstructure = unstructure
+        self.names = names
+        """Definition names for classes that are not to be named by their own name."""
+        self.fields_described = fields_described
+        """Whether each field's docstring is its property's ``description``."""
         self.defs: dict[str, dict[str, JSONValue]] = {}
         self._names: dict[Any, str] = {}
 
@@ -134,8 +387,17 @@ class _Builder:
         """The schema of a value declared as ``t`` (a reference for enums and attrs classes)."""
         if t in _SCALARS:
             return dict(_SCALARS[t])
+        if t is Any:
+            return {}
         origin = get_origin(t)
         args = get_args(t)
+        if origin is Mapping and args[0] in (int, str):
+            schema: dict[str, JSONValue] = {"type": "object"}
+            if args[0] is int:
+                schema["propertyNames"] = {"pattern": SEAT_KEY}
+            if args[1] is not Any:
+                schema["additionalProperties"] = self.schema(args[1])
+            return schema
         if origin in (Union, types.UnionType):
             return {"anyOf": [self.schema(arg) for arg in args]}
         if origin is tuple:
@@ -158,7 +420,7 @@ class _Builder:
         """The name of ``t``'s definition, built on first use."""
         name = self._names.get(t)
         if name is None:
-            name = self._free_name(self.tags.get(t, t.__name__), t)
+            name = self._free_name(self.names.get(t) or self.tags.get(t, t.__name__), t)
             self._names[t] = name
             self.defs[name] = {}  # taken before building, so a class may refer to itself
             self.defs[name] = build(t)
@@ -192,24 +454,32 @@ class _Builder:
         if tag is not None:
             properties["type"] = {"const": tag}
             required.append("type")
-        for field in attrs.fields(t):
+        checks = getattr(t, "class_checks", ())
+        docs = field_docs(t) if self.fields_described else {}
+        for field, wire in _wire_fields(t):
             if field.name == "type" and tag is not None:
                 raise InvalidArgument(f"{t.__qualname__} has a field 'type', the codec's tag")
-            prop = self.schema(hints[field.name])
+            prop = self.schema(hints[field.name] if wire is hints[field.name] else wire)
+            if isinstance(field.validator, Check):
+                prop = _with_keywords(prop, field.validator.keywords)
             if field.default is attrs.NOTHING:
                 required.append(field.name)
             else:
                 default = self._default(field.default)
                 if default is not attrs.NOTHING:
                     prop = {**prop, "default": default}
+            if field.name in docs:
+                prop = {**prop, "description": docs[field.name]}
             properties[field.name] = prop
         schema: dict[str, JSONValue] = {
-            "title": tag or t.__name__,
+            "title": self.names.get(t) or tag or t.__name__,
             "type": "object",
             "properties": properties,
             "required": required,
             "additionalProperties": False,
         }
+        for check in checks:
+            schema.update(check.keywords)
         return _described(schema, t)
 
     def _default(self, default: Any) -> JSONValue:
@@ -226,14 +496,19 @@ _ROLE = re.compile(r":[a-z:]+:`~?(?:[^`<]*<)?([^`>]+?)>?`")
 """A Sphinx role in a docstring (``:class:`~avanti.core.Game```), read as its last name."""
 
 
+def _markdown(doc: str) -> str:
+    """The first paragraph of a docstring on one line, in Markdown (``code`` and roles as
+    `code`)."""
+    first = " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
+    first = _ROLE.sub(lambda found: f"`{found.group(1).rsplit('.', 1)[-1]}`", first)
+    return first.replace("``", "`")
+
+
 def _described(schema: dict[str, JSONValue], t: type) -> dict[str, JSONValue]:
-    """``schema`` with the first paragraph of ``t``'s own docstring as its description, in
-    Markdown (``code`` and roles as `code`)."""
+    """``schema`` with the first paragraph of ``t``'s own docstring as its description."""
     doc = t.__dict__.get("__doc__")
     if isinstance(doc, str) and doc.strip():
-        first = " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
-        first = _ROLE.sub(lambda found: f"`{found.group(1).rsplit('.', 1)[-1]}`", first)
-        schema["description"] = first.replace("``", "`")
+        schema["description"] = _markdown(doc)
     return schema
 
 

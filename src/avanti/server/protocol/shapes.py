@@ -7,20 +7,50 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from avanti.core.codec import JSONValue
-from avanti.core.limits import MAX_NOTATION_LENGTH
 from avanti.server.protocol.refusals import Refusal
-from avanti.server.protocol.schema import _SEAT, _VERSION, _nullable, _obj, _ref
+from avanti.server.protocol.requests import (
+    _CONVERTER,
+    CommandRequest,
+    Hello,
+    NewGame,
+    SeatRequest,
+)
+from avanti.server.protocol.schema import _SEAT, _VERSION, _Builder, _nullable, _obj, _ref
 
-__all__ = ["ERROR_KINDS", "game_protocol", "protocol_schemas"]
+__all__ = ["ERROR_KINDS", "game_protocol", "protocol_schemas", "request_shapes"]
 
-_COMMAND_FIELDS: dict[str, JSONValue] = {
-    "notation": {"type": "string", "maxLength": MAX_NOTATION_LENGTH},
-    "expected_version": _nullable(_VERSION),
-    "command_id": _nullable({"type": "string", "minLength": 1, "maxLength": 100}),
-}
-"""The fields of a command request beside ``command``."""
 
-_COMMAND_OR_NOTATION: JSONValue = [{"required": ["command"]}, {"required": ["notation"]}]
+def request_shapes() -> dict[str, dict[str, JSONValue]]:
+    """The schemas of the bodies a client sends, built from their classes
+    (:mod:`avanti.server.protocol.requests`): ``NewGame``, ``SeatRequest`` and ``StreamHello``
+    (:class:`~avanti.server.protocol.requests.Hello`), with what they refer to. A command
+    request is each game's own (``<game>.CommandRequest``, built from
+    :class:`~avanti.server.protocol.requests.CommandRequest` with the game's commands)."""
+    builder = _builder()
+    for request in (NewGame, SeatRequest, Hello):
+        builder.schema(request)
+    return builder.defs
+
+
+def _builder() -> _Builder:
+    return _Builder(
+        _component, {}, _CONVERTER.unstructure, {Hello: "StreamHello"}, fields_described=True
+    )
+
+
+def _component(name: str) -> str:
+    return f"#/components/schemas/{name}"
+
+
+def _command_request(game: str, command: dict[str, JSONValue]) -> dict[str, JSONValue]:
+    """A command request of ``game``: the class's schema, its ``command`` one of the game's."""
+    builder = _builder()
+    builder.schema(CommandRequest)
+    schema = builder.defs["CommandRequest"]
+    properties = schema["properties"]
+    properties["command"] = {**_nullable(command), **properties["command"]}
+    schema["title"] = f"{game}.CommandRequest"
+    return schema
 
 
 def game_protocol(game: str) -> dict[str, JSONValue]:
@@ -61,27 +91,13 @@ def game_protocol(game: str) -> dict[str, JSONValue]:
             },
             description=f"A game of {game} as one seat (or the spectator) may see it.",
         ),
-        f"{game}.CommandRequest": {
-            **_obj(
-                {"command": own("Command"), **_COMMAND_FIELDS},
-                (),
-                description="Exactly one of `command` and `notation`.",
-            ),
-            "oneOf": _COMMAND_OR_NOTATION,
-        },
+        f"{game}.CommandRequest": _command_request(game, own("Command")),
         f"{game}.CommandResult": _obj(
             result,
             description="The game after a command, as the seat that sent it sees it: its "
             "events from the version the command was decided at.",
         ),
-        f"{game}.StreamCommand": {
-            **_obj(
-                {"type": {"const": "command"}, "command": own("Command"), **_COMMAND_FIELDS},
-                ("type",),
-                description="A command sent on the WebSocket, as to POST /games/{id}/commands.",
-            ),
-            "oneOf": _COMMAND_OR_NOTATION,
-        },
+        f"{game}.StreamCommand": _stream_command(_command_request(game, own("Command"))),
         **_replay_shapes(game, own, seen),
         f"{game}.StreamUpdate": _obj(
             {
@@ -98,6 +114,17 @@ def game_protocol(game: str) -> dict[str, JSONValue]:
             "too); with `table` when the first message asked for it. The mover's update "
             "carries the answers to its stored commands in `results`: one message per change.",
         ),
+    }
+
+
+def _stream_command(request: dict[str, JSONValue]) -> dict[str, JSONValue]:
+    """A command request sent on the WebSocket: with ``"type": "command"``."""
+    return {
+        **request,
+        "title": request["title"].replace("CommandRequest", "StreamCommand"),
+        "properties": {"type": {"const": "command"}, **request["properties"]},
+        "required": ["type", *request["required"]],
+        "description": "A command sent on the WebSocket, as to POST /games/{id}/commands.",
     }
 
 
@@ -208,44 +235,7 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
     }
     return {
         "Error": _obj({"error": error_fields}, description="Every refusal, with its status."),
-        "NewGame": _obj(
-            {
-                "game": {"enum": names},
-                "players": {
-                    "type": "array",
-                    "items": _nullable(_STRING),
-                    "description": "The players' names by seat; `null` leaves a seat open for "
-                    "whoever sits down (POST /games/{id}/seats). A table with open seats needs "
-                    "one seat its creator names.",
-                },
-                "seconds_per_move": {
-                    "type": "number",
-                    "minimum": 0.1,
-                    "maximum": 86400,
-                    "description": "The time a person has for each move; when it runs out a "
-                    "bot makes that move. Left out: no clock.",
-                },
-                "bots": {
-                    "type": "object",
-                    "propertyNames": {"pattern": "^(0|[1-9][0-9]*)$"},
-                    "additionalProperties": _STRING,
-                    "description": 'Bots by seat number (as a string): `{"1": "heuristic"}`.',
-                },
-                "options": {
-                    "type": "object",
-                    "description": "The game's options, as its codec reads them (the "
-                    "`options` of the game's `PublicSetup`); left out, the defaults.",
-                },
-                "sides": {
-                    "type": "array",
-                    "items": _STRING,
-                    "description": "Each seat's side, in a game with sides (Avanti mare!: "
-                    "`fish-friends` or `fisher-fans`, M2); left out, the game's defaults.",
-                },
-            },
-            ("game", "players"),
-            description="A new game. A seed is never accepted: the server draws a secret one.",
-        ),
+        **request_shapes(),
         "Seat": _obj(
             {
                 "seat": _SEAT,
@@ -297,16 +287,6 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
             open_table,
             description="A table that waits for players (`null`: an open seat), and the "
             "token's seat at it (`null`: none).",
-        ),
-        "SeatRequest": _obj(
-            {
-                "name": _STRING,
-                "side": _nullable(_STRING),
-            },
-            ("name",),
-            description="Take the next open seat as `name`; in a game with sides, `side` picks "
-            "the seat's side among the table's `free_sides` (M2; left out: the side the "
-            "creator named, or the game's default).",
         ),
         "TakenSeat": _obj(
             {"game_id": _STRING, "seat": _SEAT, "token": _STRING},
@@ -434,22 +414,6 @@ def protocol_schemas(names: list[str]) -> dict[str, JSONValue]:
                 "rule": _STRING,
             },
             description="How a finished game came out, every total explained.",
-        ),
-        "StreamHello": _obj(
-            {
-                "token": _nullable(_STRING),
-                "after": _VERSION,
-                "table": {
-                    "oneOf": [
-                        {"type": "boolean"},
-                        _obj({"layout": {"enum": ["wide", "narrow"]}}, ()),
-                    ]
-                },
-            },
-            (),
-            description="The first message: a seat's token (`null` or left out: a spectator), "
-            "the version seen (default 0), whether each update carries the seat's table (picture "
-            'and history; default false); `{"layout": "narrow"}`: with a phone\'s picture.',
         ),
         "StreamCommand": _any_game("StreamCommand", names, "A command sent on the WebSocket."),
         "StreamPing": _obj(
