@@ -344,7 +344,8 @@ def test_the_end_screen_shows_the_standings(
                 assert f"\tisland space {outcome.island[placed]}\t" in row
         elif name == "autorama":  # the most money, then the most cash (F19, F20)
             totals = {score.seat: score.total for score in outcome.scores}
-            assert order == sorted(totals, key=lambda s: (-totals[s], s))
+            cash = {score.seat: score.cash for score in outcome.scores}
+            assert order == sorted(totals, key=lambda s: (-totals[s], -cash[s], s))
             for row, placed in zip(rows, order, strict=True):
                 assert f"\t${totals[placed] * 1000:,}\t" in row
         else:  # the side with more fish wins (M8)

@@ -102,7 +102,8 @@ def _standings(table: Table, game: Any) -> None:
         assert order == list(outcome.ranking)
     elif hasattr(outcome, "scores"):  # For Sale: Autorama: the totals (F20)
         totals = {score.seat: score.total for score in outcome.scores}
-        assert order == sorted(totals, key=lambda seat: (-totals[seat], seat))
+        cash = {score.seat: score.cash for score in outcome.scores}  # equal totals: cash (F20)
+        assert order == sorted(totals, key=lambda seat: (-totals[seat], -cash[seat], seat))
     else:  # Avanti mare!: the winners first (M8)
         assert order[: len(outcome.winners)] == list(outcome.winners)
     names = game.public_setup.players
