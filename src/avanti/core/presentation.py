@@ -30,6 +30,7 @@ class Money:
     Autorama counts thousands of dollars (F2: ``Money(prefix="$", scale=1000)`` writes 3 as
     ``"$3,000"``).
 
+    >>> from avanti.core.presentation import Money
     >>> Money(prefix="$", scale=1000).show(-3)
     '-$3,000'
     """
