@@ -38,6 +38,7 @@ writes whole numbers without a fraction.
 
 from __future__ import annotations
 
+import abc
 import ast
 import copy
 import enum
@@ -121,7 +122,7 @@ class Unfit(ValueError):
         self.name = name
 
 
-class Check:
+class Check(abc.ABC):
     """An attrs validator of a field that also states itself in JSON Schema.
 
     It refuses a value for which :meth:`holds` is false with :class:`Unfit` (``None``, the
@@ -134,14 +135,14 @@ class Check:
         if value is not None and not self.holds(value):
             raise Unfit(attribute.name)
 
+    @abc.abstractmethod
     def holds(self, value: Any) -> bool:
         """Whether ``value`` keeps the rule."""
-        raise NotImplementedError  # pragma: no cover - each check has its own
 
     @property
+    @abc.abstractmethod
     def keywords(self) -> dict[str, JSONValue]:
         """The rule as JSON Schema keywords."""
-        raise NotImplementedError  # pragma: no cover - each check has its own
 
 
 @attrs.frozen
