@@ -78,6 +78,48 @@ def test_every_field_of_a_record_round_trips_through_its_stored_json(record: Tab
     assert TableRecord.from_metadata(stored).to_metadata() == stored
 
 
+@given(records, records, st.data())
+def test_a_record_updated_by_some_keys_is_the_record_of_the_merged_metadata(
+    record: TableRecord, other: TableRecord, data: st.DataObject
+) -> None:
+    """What a command's append leaves (the stored keys it sets merged into the record) is read
+    from the keys it set alone, as the whole would be read."""
+    stored = json.loads(json.dumps(record.to_metadata()))
+    theirs = json.loads(json.dumps(other.to_metadata()))
+    keys = data.draw(
+        st.lists(st.sampled_from(sorted(theirs)), unique=True) if theirs else st.just([])
+    )
+    update = {key: theirs[key] for key in keys}
+    merged = TableRecord.from_metadata({**stored, **update})
+    assert TableRecord.from_metadata(stored).updated(update) == merged
+
+
+def test_the_tables_read_only_the_keys_an_append_set() -> None:
+    """The table core reads a record once; the next version of it, the same keys but those an
+    append set, is read from those keys alone (the others are the same objects)."""
+    tables = Tables(GameStore(MemoryEventStore()), ServerLimits())
+    table = Table("mare", (Seat("Ann", "a" * 64, None), Seat("Bob", None, "random")))
+    first = {**TableRecord(table=table, summary=GameSummary(("Ann", "Bob"), 1, None)).to_metadata()}
+    stream = StoredStream("g", "mare", 1, {}, first, 3, 0.0, 0.0)
+    kept = tables.record_of(stream)
+    reads: list[object] = []
+    real = TableRecord.from_metadata
+
+    def counting(metadata: Any) -> TableRecord:
+        reads.append(sorted(metadata))
+        return real(metadata)
+
+    summary = {"summary": {"turn": ["Ann"], "round": 2, "winners": None}}
+    then = evolve(stream, version=4, metadata={**first, **summary})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TableRecord, "from_metadata", staticmethod(counting))
+        after = tables.record_of(then)
+        assert tables.record_of(then) is after  # the same version: not read again
+    assert reads == [["summary"]]
+    assert after == evolve(kept, summary=GameSummary(("Ann",), 2, None))
+    assert after == real(then.metadata)
+
+
 def test_records_the_server_wrote_before_are_read_as_they_are() -> None:
     game = {
         "server": {

@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 __all__ = [
     "AnyGame",
     "ApiError",
+    "Shared",
     "conflict",
     "dumps",
     "error_body",
@@ -158,8 +159,15 @@ def _plain(value: object) -> JSONValue:
     return cast(JSONValue, value)
 
 
-def events_data(game: AnyGame, seat: int | None, after: int) -> list[JSONValue]:
-    """The events ``seat`` may see from position ``after`` on: ``[{"position", "event"}]``."""
+def events_data(
+    game: AnyGame, seat: int | None, after: int, shared: Shared | None = None
+) -> list[JSONValue]:
+    """The events ``seat`` may see from position ``after`` on: ``[{"position", "event"}]``.
+
+    With ``shared`` (the seats' :class:`Shared` of ``game``), an event every seat sees alike is
+    written once for all of them."""
+    if shared is not None:
+        return shared.events(seat, after)
     to_data = type(game).rules.codec.event_to_data
     return [
         {"position": position, "event": _plain(to_data(event))}
@@ -167,15 +175,89 @@ def events_data(game: AnyGame, seat: int | None, after: int) -> list[JSONValue]:
     ]
 
 
-def legal_data(game: AnyGame, seat: int | None) -> list[JSONValue]:
-    """``seat``'s legal commands with their notation; none for a spectator."""
+def legal_data(game: AnyGame, seat: int | None, shared: Shared | None = None) -> list[JSONValue]:
+    """``seat``'s legal commands with their notation; none for a spectator.
+
+    With ``shared`` (the seats' :class:`Shared` of ``game``), the legal commands are listed once
+    for every seat and each seat is given its own."""
     if seat is None:
         return []
+    if shared is not None:
+        return shared.legal(seat)
     to_data = type(game).rules.codec.command_to_data
     return [
         {"command": _plain(to_data(command)), "notation": game.notation(command)}
         for command in game.legal_commands(seat)
     ]
+
+
+class Shared:
+    """What the ``update`` messages of one version of a game share, built once for every seat:
+    the legal commands of all seats, listed once and split by seat (each seat is given only its
+    own), and the data of each event as the seats see it, written once for the seats that see
+    it alike (an event its redaction leaves as it is, :meth:`~avanti.core.game.Game.events_for`).
+
+    Nothing in it passes from one seat to another: a seat's list and events are exactly what
+    :func:`legal_data` and :func:`events_data` give it without one. Safe to use from several
+    threads (a race only builds a part twice)."""
+
+    __slots__ = ("_events", "_game", "_legal", "_redacted")
+
+    def __init__(self, game: AnyGame) -> None:
+        self._game = game
+        self._legal: dict[int, list[JSONValue]] | None = None
+        self._events: dict[int, JSONValue] = {}  # position -> the data of the whole event
+        self._redacted: dict[tuple[int, int | None], JSONValue] = {}  # as a seat sees it
+
+    @property
+    def version(self) -> int:
+        """The version of the game it is of."""
+        return self._game.version
+
+    def legal(self, seat: int) -> list[JSONValue]:
+        """``seat``'s legal commands with their notation (as :func:`legal_data`)."""
+        game = self._game
+        game.events_for(seat, after=game.version)  # the seat is checked, as without a Shared
+        by_seat = self._legal
+        if by_seat is None:
+            to_data = type(game).rules.codec.command_to_data
+            by_seat = {}
+            for command in game.legal_commands():
+                by_seat.setdefault(command.seat, []).append(
+                    {"command": _plain(to_data(command)), "notation": game.notation(command)}
+                )
+            self._legal = by_seat
+        return list(by_seat.get(seat, ()))
+
+    def events(self, seat: int | None, after: int) -> list[JSONValue]:
+        """The events ``seat`` may see from position ``after`` on (as :func:`events_data`):
+        each redacted for the seat; the data of an event the redaction leaves as it is (the
+        same for every seat that sees it so) written once."""
+        game = self._game
+        events = game.events
+        if type(after) is not int or not 0 <= after <= len(events):
+            return events_data(game, seat, after)  # refused there, as without a Shared
+        game.events_for(seat, after=len(events))  # the seat is checked, as without a Shared
+        rules = type(game).rules
+        redact, to_data = rules.redact, rules.codec.event_to_data
+        whole, redacted = self._events, self._redacted
+        found: list[JSONValue] = []
+        for position in range(after, len(events)):
+            event = events[position]
+            seen = redact(event, seat)
+            if seen is None:
+                continue
+            if seen is event:
+                data = whole.get(position)
+                if data is None:
+                    data = whole[position] = _plain(to_data(event))
+            else:
+                key = (position, seat)
+                data = redacted.get(key)
+                if data is None:
+                    data = redacted[key] = _plain(to_data(seen))
+            found.append({"position": position, "event": data})
+        return found
 
 
 def view_data(game: AnyGame, seat: int | None) -> JSONValue:
@@ -244,16 +326,18 @@ def update(
     table: catalog.GameInfo | None = None,
     *,
     layout: str = "wide",
+    shared: Shared | None = None,
 ) -> dict[str, JSONValue]:
     """The WebSocket ``update`` for ``seat``, with the events after version ``after``; with
     ``table`` (the game's catalog entry), the seat's :func:`table_data` too, its picture drawn
-    in ``layout``."""
+    in ``layout``. ``shared``: what the seats' updates of this version share (:class:`Shared`),
+    when several are built."""
     message: dict[str, JSONValue] = {
         "type": "update",
         "version": game.version,
-        "events": events_data(game, seat, after),
+        "events": events_data(game, seat, after, shared),
         "view": view_data(game, seat),
-        "legal": legal_data(game, seat),
+        "legal": legal_data(game, seat, shared),
         "waiting": list(game.waiting),
         "outcome": outcome_data(game),
     }

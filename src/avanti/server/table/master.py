@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from attrs import evolve, field, frozen
@@ -148,10 +148,8 @@ class Acted:
         before: int = self.executed.before
         return before
 
-    @functools.cached_property
-    def kept(self) -> TableRecord:
-        """The table's record as the command left it (read once: runtime, bots and clock ask)."""
-        return TableRecord.from_metadata(self.executed.record.metadata)
+    kept: TableRecord = field(factory=TableRecord)
+    """The table's record as the command left it."""
 
     @property
     def table(self) -> Table | None:
@@ -259,6 +257,22 @@ class _Command:
         return command
 
 
+def _updated(
+    known: tuple[Mapping[str, JSONValue], TableRecord], metadata: Mapping[str, JSONValue]
+) -> TableRecord | None:
+    """The record ``metadata`` holds, from a record read before (its metadata and the record)
+    when ``metadata`` only sets keys of it (an append's update: the keys it left are the same
+    objects): only the keys set are read. ``None`` when a key was taken away."""
+    before, kept = known
+    if any(key not in metadata for key in before):
+        return None
+    update = {key: value for key, value in metadata.items() if before.get(key, _NONE) is not value}
+    return kept.updated(update) if update else kept
+
+
+_NONE = object()
+
+
 def info_of(name: str) -> catalog.GameInfo:
     """The catalog entry of a stored game's name or document format."""
     for info in catalog.GAMES.values():
@@ -298,7 +312,7 @@ class Tables:
         self._records: list[StoredStream] = []
         self._made: dict[str, dict[str, tuple[float, bool]]] = {}
         self._ended: set[str] = set()
-        self._kept: OrderedDict[str, tuple[object, TableRecord]] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[Mapping[str, JSONValue], TableRecord]] = OrderedDict()
         self.clock_now: Callable[[], float] = time.time
         """The clock (Unix time) of the timed games' moves: the append of a command of a timed
         game writes when its new version began to wait (the server's clock sets its own)."""
@@ -310,11 +324,14 @@ class Tables:
 
         :raises ~avanti.server.table.record.BadRecord: metadata that is no record.
         """
+        metadata = record.metadata
         with self.lock:
             known = self._kept.get(record.stream)
-        if known is not None and known[0] is record.metadata:
+        if known is not None and known[0] is metadata:
             return known[1]
-        kept = TableRecord.from_metadata(record.metadata)
+        kept = None if known is None else _updated(known, metadata)
+        if kept is None:
+            kept = TableRecord.from_metadata(metadata)
         with self.lock:
             self._kept[record.stream] = (record.metadata, kept)
             self._kept.move_to_end(record.stream)
@@ -455,7 +472,8 @@ class Tables:
 
     def _acted(self, game: str, acted: Acted) -> Acted:
         """Note the game a command left (a command at its version may catch up later; a game
-        over is in play no more)."""
+        over is in play no more), with the table's record it left."""
+        acted = evolve(acted, kept=self.record_of(acted.executed.record))
         self.note(game, acted.game)
         if acted.game.is_over:
             self.ended(game)

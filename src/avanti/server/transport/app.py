@@ -36,8 +36,9 @@ import time
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from avanti.core.errors import InvalidArgument
 from avanti.server.limits import ServerLimits
@@ -90,6 +91,27 @@ class RequestLog:
                 status=status,
                 ms=round((time.perf_counter() - started) * 1000, 1),
             )
+
+
+class DirectStreams:
+    """ASGI middleware: a game's WebSocket stream (``GET /games/{id}/stream``) served on the
+    server's own ``send`` and ``receive``, past the wrappers Starlette puts around each message
+    of a route (a stream sends a message to every seat for every change). Any other request
+    goes on to the app; the stream's route stays in it, for a host that mounts the app."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        spec = next(spec for spec in ROUTES if spec.method == "WEBSOCKET")
+        self.route = WebSocketRoute(spec.path, stream, name=spec.name)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve a stream, or pass the request on."""
+        if scope["type"] == "websocket":
+            match, child = self.route.matches(scope)
+            if match is Match.FULL:
+                await stream(WebSocket({**scope, **child}, receive, send))
+                return
+        await self.app(scope, receive, send)
 
 
 def routes() -> list[BaseRoute]:
@@ -150,7 +172,11 @@ def create_app(
     app = Starlette(
         routes=routes(),
         lifespan=server.lifespan,
-        middleware=[Middleware(RequestLog), Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(DirectStreams),
+            Middleware(RequestLog),
+            Middleware(SecurityHeaders),
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
     )
     app.state.server = server

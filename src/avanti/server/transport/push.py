@@ -40,7 +40,7 @@ from avanti.core.errors import AvantiError
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
-from avanti.server.protocol.wire import AnyGame, ApiError, dumps, update
+from avanti.server.protocol.wire import AnyGame, ApiError, Shared, dumps, update
 from avanti.server.table.changes import Change, Changes, Moved, Said
 from avanti.store import GameStore
 
@@ -57,6 +57,10 @@ RETRY_SECONDS = 1.0
 PAYLOADS = 4_096
 """How many built ``update`` messages a hub keeps, so that the seats of a change (and every
 connection of one seat, and every spectator) share one payload: built once, sent to each."""
+
+SHARED = 1_024
+"""How many games' :class:`~avanti.server.protocol.wire.Shared` a hub keeps (the newest version
+of each: what the seats' updates of one version share, built once)."""
 
 Build = Callable[[str, AnyGame, "int | None", int, "catalog.GameInfo | None", str], str]
 """Builds the text of an ``update``: game id, game, seat, the version sent before, table, and
@@ -347,6 +351,7 @@ class Hub:
         self._joined = anyio.Event()
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._payloads_lock = threading.Lock()
+        self._shared: OrderedDict[str, Shared] = OrderedDict()  # by game: its newest version's
 
     def build(
         self,
@@ -361,8 +366,15 @@ class Hub:
         key = (game_id, game.version, seat, after, table is not None, layout)
         with self._payloads_lock:
             text = self._payloads.get(key)
+            shared = self._shared.get(game_id)
+            if shared is None or shared.version < game.version:
+                shared = self._shared[game_id] = Shared(game)
+                if len(self._shared) > SHARED:
+                    self._shared.popitem(last=False)
+            elif shared.version > game.version:  # an older version (a late listener): its own
+                shared = Shared(game)
         if text is None:
-            text = build_update(game_id, game, seat, after, table, layout)
+            text = dumps(update(game, seat, after, table, layout=layout, shared=shared))
             with self._payloads_lock:
                 self._payloads[key] = text
                 if len(self._payloads) > PAYLOADS:
