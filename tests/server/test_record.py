@@ -4,8 +4,11 @@ compare-and-swap helper every change of a record goes through."""
 from __future__ import annotations
 
 import ast
+import asyncio
+import functools
 import json
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,7 @@ from hypothesis import strategies as st
 
 from avanti import mare
 from avanti.server.limits import ServerLimits
+from avanti.server.protocol.requests import CommandRequest, NewGame
 from avanti.server.protocol.wire import ApiError
 from avanti.server.table.master import MAX_RETRIES, Tables
 from avanti.server.table.record import (
@@ -296,3 +300,45 @@ def _is_metadata(node: ast.expr) -> bool:
         and node.attr == "metadata"
         and not (isinstance(node.value, ast.Name) and node.value.id in ATTRS_FIELDS)
     )
+
+
+@pytest.mark.parametrize("seconds", [None, 30.0])
+def test_the_record_a_command_leaves_is_the_record_its_metadata_holds(
+    seconds: float | None,
+) -> None:
+    """A command's record (what the clock, the bots and the hub are told) is made from the
+    record it was decided on and the keys its append set, not read; it is what a read of the
+    stored metadata gives, for every command of a game to its end, timed or not (the append of
+    a timed game's move writes when its new version began to wait)."""
+
+    store = GameStore(MemoryEventStore(), hold=True)
+    tables = Tables(store, ServerLimits())
+    tables.clock_now = lambda: 1_000.0
+    body: dict[str, Any] = {"game": "mare", "players": ["Ann", "Bob"]}
+    if seconds is not None:
+        body["seconds_per_move"] = seconds
+    created = tables.create(NewGame.read(body, ()), "client")
+    rng = random.Random(5)
+
+    async def play() -> int:
+        game, commands = created.game, 0
+        assert game is not None
+        while not game.is_over:
+            seat = game.waiting[0]
+            command = rng.choice(list(game.legal_commands(seat)))
+            request = CommandRequest.read(
+                {"command": type(game).rules.codec.command_to_data(command)}
+            )
+            if commands % 2:  # decided on the loop, or in a worker thread: both roads
+                acted = await tables.act_soon(created.game_id, request, seat=seat)
+            else:
+                act = functools.partial(tables.act, created.game_id, request, seat=seat)
+                acted = await asyncio.to_thread(act)
+            stored = store.events.stream(created.game_id)
+            assert acted.kept == TableRecord.from_metadata(stored.metadata)
+            assert acted.kept == TableRecord.from_metadata(acted.executed.record.metadata)
+            assert (acted.kept.clock_started is not None) is (seconds is not None)
+            game, commands = acted.game, commands + 1
+        return commands
+
+    assert asyncio.run(play()) > 10

@@ -88,7 +88,9 @@ def test_a_seat_sees_its_own_card_and_no_other_seat_does() -> None:
 def test_a_seat_not_at_the_table_is_refused_as_without_it() -> None:
     game = avanti.new_game(NAMES["avanti"], seed=1)
     shared = Shared(game)
-    for bad in (3, -1):
+    shared.legal(1)
+    shared.events(1, 0)
+    for bad in (3, -1, True):
         with pytest.raises(IllegalCommand):
             shared.legal(bad)
         with pytest.raises(IllegalCommand):

@@ -201,13 +201,14 @@ class Shared:
     :func:`legal_data` and :func:`events_data` give it without one. Safe to use from several
     threads (a race only builds a part twice)."""
 
-    __slots__ = ("_events", "_game", "_legal", "_redacted")
+    __slots__ = ("_checked", "_events", "_game", "_legal", "_redacted")
 
     def __init__(self, game: AnyGame) -> None:
         self._game = game
         self._legal: dict[int, list[JSONValue]] | None = None
         self._events: dict[int, JSONValue] = {}  # position -> the data of the whole event
         self._redacted: dict[tuple[int, int | None], JSONValue] = {}  # as a seat sees it
+        self._checked: set[tuple[type, object]] = set()  # the seats found at the table
 
     @property
     def version(self) -> int:
@@ -217,7 +218,7 @@ class Shared:
     def legal(self, seat: int) -> list[JSONValue]:
         """``seat``'s legal commands with their notation (as :func:`legal_data`)."""
         game = self._game
-        game.events_for(seat, after=game.version)  # the seat is checked, as without a Shared
+        self._check(seat)
         by_seat = self._legal
         if by_seat is None:
             to_data = type(game).rules.codec.command_to_data
@@ -229,6 +230,13 @@ class Shared:
             self._legal = by_seat
         return list(by_seat.get(seat, ()))
 
+    def _check(self, seat: int | None) -> None:
+        """Refuse a seat not at the table, as the game does (once a seat for each version)."""
+        key = (type(seat), seat)  # True is no seat 1
+        if key not in self._checked:
+            self._game.events_for(seat, after=self._game.version)
+            self._checked.add(key)
+
     def events(self, seat: int | None, after: int) -> list[JSONValue]:
         """The events ``seat`` may see from position ``after`` on (as :func:`events_data`):
         each redacted for the seat; the data of an event the redaction leaves as it is (the
@@ -237,7 +245,7 @@ class Shared:
         events = game.events
         if type(after) is not int or not 0 <= after <= len(events):
             return events_data(game, seat, after)  # refused there, as without a Shared
-        game.events_for(seat, after=len(events))  # the seat is checked, as without a Shared
+        self._check(seat)
         rules = type(game).rules
         redact, to_data = rules.redact, rules.codec.event_to_data
         whole, redacted = self._events, self._redacted

@@ -56,11 +56,11 @@ from avanti.server.table.lobby import (
     game_summary,
     lobby,
     recent,
-    summary_of,
     table_expired,
 )
 from avanti.server.table.record import (
     BadToken,
+    GameSummary,
     Seat,
     Started,
     Table,
@@ -200,6 +200,10 @@ class _Command:
         """The seat that acted, once decided."""
         self.timed = False
         self.allowed: dict[int, bool] = {}  # a command is rated once, however often decided
+        self.kept: TableRecord | None = None
+        """The table's record the command was decided on (the last time it was decided)."""
+        self.summary: GameSummary | None = None
+        self.started: Started | None = None
         self.stored: dict[str, Any] = {
             "command_id": self.command_id,
             "command_digest": self.digest or None,
@@ -210,15 +214,31 @@ class _Command:
     def summarize(self, after: AnyGame) -> dict[str, JSONValue]:
         """The lobby's summary, and for a timed game when its new version began to wait (in
         the same append: no second write, and a restart finds it)."""
-        summary = dict(summary_of(after))
+        self.summary = game_summary(after)
+        summary = self.summary.to_metadata()
+        self.started = None
         if self.timed and not after.is_over:
-            summary.update(Started(after.version, self.tables.clock_now()).to_metadata())
+            self.started = Started(after.version, self.tables.clock_now())
+            summary.update(self.started.to_metadata())
         return summary
+
+    def record_after(self, executed: Executed) -> TableRecord | None:
+        """The table's record the command's append left, from the record it was decided on
+        and the keys its append set (its summary, when its new version began to wait): no
+        read. ``None`` when the append set more (the outcome of a game it ended) or repeated
+        an earlier command."""
+        if executed.repeated or executed.game.is_over or self.kept is None:
+            return None
+        if self.summary is None:  # pragma: no cover - the store summarizes every append
+            return None
+        if self.started is None:
+            return evolve(self.kept, summary=self.summary)
+        return evolve(self.kept, summary=self.summary, clock_started=self.started)
 
     def choose(self, record: StoredStream, loaded: AnyGame) -> Any:
         """The command, decided on the game as loaded with its record; a refusal raises."""
         tables, request = self.tables, self.request
-        kept = tables.record_of(record)
+        kept = self.kept = tables.record_of(record)
         table = kept.table
         acting = tables.seat_of(table, self.token) if self.seat is None else self.seat
         if request.bot:
@@ -332,12 +352,17 @@ class Tables:
         kept = None if known is None else _updated(known, metadata)
         if kept is None:
             kept = TableRecord.from_metadata(metadata)
+        self._keep(record, kept)
+        return kept
+
+    def _keep(self, record: StoredStream, kept: TableRecord) -> None:
+        """Keep ``kept`` as the record of ``record``'s metadata (of at most
+        :data:`NOTED_GAMES` games, the least recent forgotten)."""
         with self.lock:
             self._kept[record.stream] = (record.metadata, kept)
             self._kept.move_to_end(record.stream)
             if len(self._kept) > NOTED_GAMES:
                 self._kept.popitem(last=False)
-        return kept
 
     def table_of(self, record: StoredStream) -> Table | None:
         """The seats a record holds (:meth:`record_of`)."""
@@ -423,7 +448,7 @@ class Tables:
             if earlier is None:
                 raise refused from None
             return self._acted(game, Acted(self._seat_of_command(earlier), earlier))
-        return self._acted(game, Acted(command.chosen, executed))
+        return self._acted(game, Acted(command.chosen, executed), command)
 
     async def act_soon(
         self,
@@ -453,7 +478,7 @@ class Tables:
             if earlier is None:
                 raise refused from None
             return self._acted(game, Acted(self._seat_of_command(earlier), earlier))
-        return self._acted(game, Acted(command.chosen, executed))
+        return self._acted(game, Acted(command.chosen, executed), command)
 
     @staticmethod
     def _refusal(error: Exception, command: _Command) -> Exception:
@@ -470,10 +495,16 @@ class Tables:
             return reused()
         return error
 
-    def _acted(self, game: str, acted: Acted) -> Acted:
+    def _acted(self, game: str, acted: Acted, command: _Command | None = None) -> Acted:
         """Note the game a command left (a command at its version may catch up later; a game
         over is in play no more), with the table's record it left."""
-        acted = evolve(acted, kept=self.record_of(acted.executed.record))
+        record = acted.executed.record
+        kept = None if command is None else command.record_after(acted.executed)
+        if kept is None:
+            kept = self.record_of(record)
+        else:  # the next command finds it by the metadata it was made for
+            self._keep(record, kept)
+        acted = Acted(acted.seat, acted.executed, kept)
         self.note(game, acted.game)
         if acted.game.is_over:
             self.ended(game)
