@@ -106,3 +106,34 @@ def test_over_a_socket_both_cards_decided_at_one_version_are_laid(served: Served
         answers = [answer(socket) for socket in (bob, cy)]
     assert sorted(answer.get("version") for answer in answers) == [version + 1, version + 2]
     assert seen(served, game_id, tokens[0])["waiting"] == [0]
+
+
+def test_a_card_decided_on_a_version_another_server_wrote_is_laid(tmp_path: Path) -> None:
+    """Two servers on one database: Cy's socket on the second is shown the version the first
+    wrote (its follower reads it), Bob's card lands on the first, and Cy's card, decided on the
+    version Cy was shown, is laid by the second instead of refused as stale (A8)."""
+    with serving(tmp_path / "games.db") as first, serving(tmp_path / "games.db") as second:
+        created = first.create("avanti", ["Ann", "Bob", "Cy"])
+        game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+        with open_socket(second.ws_url(game_id), tokens[2]) as cy:
+            assert receive(cy)["type"] == "update"
+            first_look = seen(first, game_id, tokens[0])
+            marker = first_look["legal"][0]["notation"]
+            placed = post(first, game_id, tokens[0], marker, first_look["version"])
+            assert placed.status_code == 200, placed.text
+            version = placed.json()["version"]
+            shown = receive(cy)  # the marker placed, as the second server's follower read it
+            while shown["type"] != "update" or shown["version"] < version:
+                shown = receive(cy)
+            assert shown["version"] == version and shown["waiting"] == [0, 1, 2]
+            bob = seen(first, game_id, tokens[1])["legal"][0]["notation"]
+            assert post(first, game_id, tokens[1], bob, version).status_code == 200
+            card = shown["legal"][0]
+            cy.send(
+                json.dumps(
+                    {"type": "command", "command": card["command"], "expected_version": version}
+                )
+            )
+            reply = answer(cy)
+            assert reply["type"] == "result", reply
+            assert reply["version"] > version + 1  # decided after Bob's card
