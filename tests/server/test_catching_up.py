@@ -125,7 +125,8 @@ def test_a_card_decided_on_a_version_another_server_wrote_is_laid(tmp_path: Path
             shown = receive(cy)  # the marker placed, as the second server's follower read it
             while shown["type"] != "update" or shown["version"] < version:
                 shown = receive(cy)
-            assert shown["version"] == version and shown["waiting"] == [0, 1, 2]
+            assert shown["version"] == version
+            assert shown["waiting"] == [0, 1, 2]
             bob = seen(first, game_id, tokens[1])["legal"][0]["notation"]
             assert post(first, game_id, tokens[1], bob, version).status_code == 200
             card = shown["legal"][0]
