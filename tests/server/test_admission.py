@@ -18,6 +18,7 @@ from avanti.server.limits import ServerLimits
 from avanti.server.protocol.requests import CommandRequest, NewGame
 from avanti.server.protocol.wire import ApiError
 from avanti.server.table.master import ADMIT_SECONDS, Tables
+from avanti.server.table.record import TableRecord
 from avanti.store import GameStore, MemoryEventStore
 
 LIMITS = ServerLimits(games_per_second=1_000.0, games_burst=1_000, games_per_client=3)
@@ -97,6 +98,28 @@ def test_many_creations_read_the_records_once_a_second(tables: Tables) -> None:
     later(tables, ADMIT_SECONDS)
     tables.create(MARE, "10.0.1.2")
     assert listings(tables) > first  # read again after it
+
+
+def test_the_records_read_are_decoded_once_however_many_creations_count_them(
+    tables: Tables,
+) -> None:
+    """Each record read for the count is decoded once a read, not once a creation: 30 games,
+    then 20 creations within the second decode none of the 30 again."""
+    for number in range(30):
+        tables.create(MARE, f"10.0.0.{number}")
+    later(tables, ADMIT_SECONDS)
+    decoded: list[str] = []
+    real = TableRecord.from_metadata
+
+    def counting(metadata: Any) -> TableRecord:
+        decoded.append(str(metadata.get("client")))
+        return real(metadata)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TableRecord, "from_metadata", staticmethod(counting))
+        for number in range(20):
+            assert refused(tables, f"10.0.2.{number}") is None
+    assert len(decoded) == 30  # the first creation read the 30 records; the others none
 
 
 def test_the_count_holds_within_the_second_and_an_end_counts_at_once(tables: Tables) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "fair",
     "game_formats",
     "game_summary",
+    "in_play_of",
     "lobby",
     "recent",
     "summary_of",
@@ -49,15 +50,16 @@ TABLE_VERSION = 2
 created (version 1 kept the client's JSON as it was sent, and the lobby does not show it)."""
 
 
-def table_expired(record: StoredStream, seconds: float, now: float) -> bool:
+def table_expired(
+    record: StoredStream, seconds: float, now: float, kept: TableRecord | None = None
+) -> bool:
     """Whether ``record`` is an open table that nobody created or sat down at for more than
     ``seconds`` before ``now`` (:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`):
-    closed then. A table whose game has started never is."""
-    return (
-        record.format == TABLE_FORMAT
-        and not _started(kept_or_none(record))
-        and now - record.updated > seconds
-    )
+    closed then. A table whose game has started never is. ``kept``: the table's record
+    ``record`` holds, when the caller read it already."""
+    if record.format != TABLE_FORMAT or now - record.updated <= seconds:
+        return False
+    return not _started(kept_or_none(record) if kept is None else kept)
 
 
 def kept_or_none(record: StoredStream) -> TableRecord | None:
@@ -204,12 +206,13 @@ def lobby(
 
 def client_tables(records: list[StoredStream], client: str) -> int:
     """How many of ``records`` (recent ones) ``client`` created that are not over."""
-    kept = (kept_or_none(record) for record in records)
-    return sum(
-        1
-        for one in kept
-        if one is not None and one.client == client and not one.over and not _started(one)
-    )
+    return sum(1 for record in records if in_play_of(kept_or_none(record), client))
+
+
+def in_play_of(kept: TableRecord | None, client: str) -> bool:
+    """Whether a table's record (``None``: none the server can read) is one ``client`` created
+    that is not over (:func:`client_tables`)."""
+    return kept is not None and kept.client == client and not kept.over and not _started(kept)
 
 
 def _started(kept: TableRecord | None) -> bool:

@@ -51,9 +51,10 @@ from avanti.server.protocol.wire import (
 )
 from avanti.server.table.lobby import (
     TABLE_FORMAT,
-    client_tables,
     game_formats,
     game_summary,
+    in_play_of,
+    kept_or_none,
     lobby,
     recent,
     table_expired,
@@ -329,7 +330,7 @@ class Tables:
         """The clock (seconds) of :data:`ADMIT_SECONDS`; a test sets another."""
         self._admitting = threading.Lock()
         self._admitted_at = -math.inf
-        self._records: list[StoredStream] = []
+        self._records: list[tuple[StoredStream, TableRecord | None]] = []
         self._made: dict[str, dict[str, tuple[float, bool]]] = {}
         self._ended: set[str] = set()
         self._kept: OrderedDict[str, tuple[Mapping[str, JSONValue], TableRecord]] = OrderedDict()
@@ -592,13 +593,17 @@ class Tables:
                 at = self.now()
                 seconds = self.limits.lobby_seconds
                 limit = self.limits.list_limit
-                self._records = recent(self.games, formats, limit, seconds, lambda: at)
+                found = recent(self.games, formats, limit, seconds, lambda: at)
+                self._records = [(record, kept_or_none(record)) for record in found]  # read once
                 self._admitted_at = now
             records = self._records
         at, closing = self.now(), self.limits.open_table_seconds
-        live = [record for record in records if not table_expired(record, closing, at)]
-        ids = {record.stream for record in live if client_tables([record], client)}
-        read = {record.stream for record in records}
+        ids = {
+            record.stream
+            for record, kept in records
+            if in_play_of(kept, client) and not table_expired(record, closing, at, kept)
+        }
+        read = {record.stream for record, _ in records}
         with self.lock:
             ended = set(self._ended)
             made = dict(self._made.get(client, {}))
