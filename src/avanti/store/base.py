@@ -11,6 +11,7 @@ processes.
 from __future__ import annotations
 
 import abc
+import asyncio
 import concurrent.futures
 import json
 import math
@@ -320,6 +321,91 @@ class EventStore(abc.ABC):
             self._append, stream, events, texts, expected, command_id, digest, update, known
         )
         return future
+
+    def _append_trusted(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """:meth:`append_soon` for :class:`~avanti.store.games.GameStore` alone, on its running
+        event loop: an :class:`asyncio.Future` of that loop, answered once the append is durable.
+
+        The arguments are what :meth:`append_soon` checks and copies, already in the form its
+        checks give them: ``texts`` holds each of ``events`` as :func:`dump_json` writes it
+        (compact, ``ensure_ascii=False``, dumped once by the caller), ``update`` and ``known``
+        are JSON objects. That is why only the checks that can fail for such arguments are made
+        here, each with the same :class:`~avanti.core.errors.InvalidArgument`: the limits (too
+        many events or bytes, an update beyond :data:`MAX_METADATA_BYTES`) and the command
+        digest (its caller's). The caller made every other argument itself. The stream name
+        and the command id it checked on entry; ``expected`` is the
+        number of events it holds; the events are its codec's data; ``update`` is the outcome
+        and summary it built for this append, and ``known`` the metadata of the record this
+        store returned (or that record merged with an earlier ``update``). No JSON round trip
+        copies them: the caller never changes them afterwards, and a store compares them as it
+        compares the copies :meth:`append_soon` makes (equal as JSON), so every refusal is the
+        same. Must be called on the thread of a running event loop.
+        """
+        if len(texts) > MAX_APPEND_EVENTS:
+            raise InvalidArgument(
+                f"one append holds at most {MAX_APPEND_EVENTS} events, not {len(texts)}"
+            )
+        size = sum(len(text.encode()) for text in texts)
+        if size > MAX_APPEND_BYTES:
+            raise InvalidArgument(
+                f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
+            )
+        check_command_digest(digest)
+        if update is not None:
+            size = len(dump_json(update, "metadata").encode())
+            if size > MAX_METADATA_BYTES:
+                raise InvalidArgument(
+                    f"metadata holds at most {MAX_METADATA_BYTES} bytes of JSON, not {size}"
+                )
+        return self._append_on_loop(
+            asyncio.get_running_loop(),
+            stream,
+            events,
+            texts,
+            expected,
+            command_id,
+            digest,
+            update,
+            known,
+        )
+
+    def _append_on_loop(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """The hook of :meth:`_append_trusted`, the limits checked: by default the JSON copies
+        :meth:`append_soon` makes of ``update`` and ``known`` (which the hooks of a store
+        compare as plain dicts) handed to :meth:`_append_soon`, its future awaited on
+        ``loop``. A store with a writer of its own answers on ``loop`` directly."""
+        future = self._append_soon(
+            stream,
+            events,
+            texts,
+            expected,
+            command_id,
+            digest,
+            check_metadata_update(update),
+            check_expected_metadata(known),
+        )
+        return asyncio.wrap_future(future, loop=loop)
 
     def command_version(self, stream: str, command_id: str) -> int | None:
         """The version right after the append that carried ``command_id`` in this stream, or
