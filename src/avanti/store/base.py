@@ -13,13 +13,14 @@ from __future__ import annotations
 import abc
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, cast
 
 from attrs import frozen
 
@@ -721,3 +722,46 @@ def check_wait(after: object, timeout: object) -> float:
     if seconds is None or not 0 <= seconds <= MAX_WAIT:
         raise InvalidArgument(f"timeout must be 0 to {MAX_WAIT:g} seconds, not {timeout!r:.80}")
     return seconds
+
+
+def _settle(future: concurrent.futures.Future[Any] | asyncio.Future[Any], answer: object) -> None:
+    """Answer ``future`` with ``answer`` (an exception is raised by it), unless it is already
+    answered or cancelled (its caller stopped waiting; the append stands)."""
+    if future.done():
+        return
+    with contextlib.suppress(concurrent.futures.InvalidStateError, asyncio.InvalidStateError):
+        if isinstance(answer, BaseException):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
+
+
+def _settle_all(answers: list[tuple[asyncio.Future[Any], object]]) -> None:
+    """On an event loop: answer each of its futures of one batch (one wake-up for them all)."""
+    for future, answer in answers:
+        _settle(future, answer)
+
+
+def _answer_futures(
+    answers: Sequence[
+        tuple[
+            concurrent.futures.Future[Any] | asyncio.Future[Any],
+            asyncio.AbstractEventLoop | None,
+            object,
+        ]
+    ],
+) -> None:
+    """For a store's writer thread: answer each future (with its value, or its exception) of a
+    committed batch. A :class:`concurrent.futures.Future` (``None`` for its loop) is answered at
+    once; the futures of an event loop with one ``call_soon_threadsafe`` for all of that loop's,
+    one wake-up of the loop for the batch instead of one for each append. A future already
+    answered or cancelled is skipped; a loop that is closed waits for nothing any more."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], object]]] = {}
+    for future, loop, answer in answers:
+        if loop is None:
+            _settle(future, answer)
+        else:
+            loops.setdefault(loop, []).append((cast(asyncio.Future[Any], future), answer))
+    for loop, settled in loops.items():
+        with contextlib.suppress(RuntimeError):  # closed: nobody waits on it
+            loop.call_soon_threadsafe(_settle_all, settled)

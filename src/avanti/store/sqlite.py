@@ -18,7 +18,6 @@ fails inside the transaction and nothing of it is kept.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import json
 import math
@@ -43,6 +42,7 @@ from avanti.store.base import (
     StoreError,
     StreamExists,
     UnknownStream,
+    _answer_futures,
     dump_json,
     merge_metadata,
 )
@@ -195,24 +195,6 @@ _Request = _Append | _Create
 _Kept = tuple[str, Mapping[str, JSONValue]]
 """A stream's metadata as the writer thread knows it: the exact text the stream holds, and a
 dict equal to what that text holds (as JSON)."""
-
-
-def _settle(future: Future[Any] | asyncio.Future[Any], answer: object) -> None:
-    """Answer ``future`` with ``answer`` (an exception is raised by it), unless it is already
-    answered or cancelled (its caller stopped waiting; the append stands)."""
-    if future.done():
-        return
-    with contextlib.suppress(concurrent.futures.InvalidStateError, asyncio.InvalidStateError):
-        if isinstance(answer, BaseException):
-            future.set_exception(answer)
-        else:
-            future.set_result(answer)
-
-
-def _settle_all(answers: list[tuple[asyncio.Future[Any], object]]) -> None:
-    """On an event loop: answer each of its futures of one batch (one wake-up for them all)."""
-    for future, answer in answers:
-        _settle(future, answer)
 
 
 class SQLiteEventStore(EventStore):
@@ -525,22 +507,14 @@ class SQLiteEventStore(EventStore):
             self._changed.notify_all()
 
     def _answer(self, answers: Sequence[tuple[_Request, object]]) -> None:
-        """Answer each request with its value or exception: a plain future at once, the futures
-        of an event loop with one ``call_soon_threadsafe`` for all of that loop's (one wake-up
-        of the loop for a batch, not one for each append). A future already answered or
-        cancelled is skipped; a loop that is closed waits for nothing any more."""
-        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], object]]] = {}
-        for request, answer in answers:
-            loop = request.loop if isinstance(request, _Append) else None
-            if loop is None:
-                _settle(request.future, answer)
-            else:
-                loops.setdefault(loop, []).append(
-                    (cast(asyncio.Future[Any], request.future), answer)
-                )
-        for loop, settled in loops.items():
-            with contextlib.suppress(RuntimeError):  # closed: nobody waits on it
-                loop.call_soon_threadsafe(_settle_all, settled)
+        """Answer each request with its value or exception (:func:`_answer_futures`: the futures
+        of an event loop with one wake-up of that loop for the batch)."""
+        _answer_futures(
+            [
+                (request.future, request.loop if isinstance(request, _Append) else None, answer)
+                for request, answer in answers
+            ]
+        )
 
     def _keep(self, kept: dict[str, _Kept]) -> None:
         """Remember the metadata that the streams of a committed transaction hold (the writer
