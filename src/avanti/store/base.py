@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self, cast
+from typing import Any, Self, cast, overload
 
 from attrs import frozen
 
@@ -268,6 +268,7 @@ class EventStore(abc.ABC):
             stream, events, texts, expected_version, command_id, command_digest, update, known
         )
 
+    @overload
     def append_soon(
         self,
         stream: str,
@@ -278,7 +279,34 @@ class EventStore(abc.ABC):
         command_digest: str | None = None,
         metadata_update: Mapping[str, JSONValue] | None = None,
         expected_metadata: Mapping[str, JSONValue] | None = None,
-    ) -> concurrent.futures.Future[int]:
+    ) -> concurrent.futures.Future[int]: ...
+
+    @overload
+    def append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
+        _texts: tuple[str, ...],
+    ) -> asyncio.Future[int]: ...
+
+    def append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
+        _texts: tuple[str, ...] | None = None,
+    ) -> concurrent.futures.Future[int] | asyncio.Future[int]:
         """:meth:`append`, begun now and answered later: a future that holds the new version,
         or the refusal :meth:`append` would raise, once the append is durable.
 
@@ -289,7 +317,22 @@ class EventStore(abc.ABC):
         runs :meth:`append` in a pool of :data:`APPEND_THREADS` worker threads. Appends of one
         stream begun before the one before is answered may be committed in either order (the
         version check refuses the second): await each before the next.
+
+        ``_texts`` is :class:`~avanti.store.games.GameStore`'s own road, not the caller's: the
+        events already written as JSON text, the future one of the running event loop
+        (:meth:`_append_trusted`).
         """
+        if _texts is not None:
+            return self._append_trusted(
+                stream,
+                events,
+                _texts,
+                expected_version,
+                command_id,
+                command_digest,
+                metadata_update,
+                expected_metadata,
+            )
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)

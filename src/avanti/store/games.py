@@ -322,15 +322,17 @@ class GameStore:
         new, update = self._written(game, after, stored, summarize)
         try:
             # the trusted road: this object built every argument (see _append_trusted)
-            version = await self.events._append_trusted(
+            version = await self.events.append_soon(
                 game_id,
                 new,
-                tuple([dump_json(data, "an event") for data in new]),
                 stored,
-                command_id,
-                None if command_id is None else command_digest or _digest(game, command),
-                update,
-                record.metadata,
+                command_id=command_id,
+                command_digest=None
+                if command_id is None
+                else command_digest or _digest(game, command),
+                metadata_update=update,
+                expected_metadata=record.metadata,
+                _texts=tuple([dump_json(data, "an event") for data in new]),
             )
         except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
             self._unhold(game_id)
