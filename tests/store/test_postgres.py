@@ -11,6 +11,7 @@ starts in a moment), and each opens its own store, as a server process would.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import multiprocessing
 import os
@@ -20,14 +21,23 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection as Pipe
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 import pytest
 from psycopg import sql
 
 from avanti.core.errors import InvalidArgument, VersionConflict
-from avanti.store import CommandIdReused, EventStore, GameStore, StoreError, UnknownStream
+from avanti.store import (
+    MAX_APPEND_BYTES,
+    MAX_METADATA_BYTES,
+    CommandIdReused,
+    EventStore,
+    GameStore,
+    MetadataChanged,
+    StoreError,
+    UnknownStream,
+)
 from avanti.store.postgres import PostgresEventStore
 from tests.store import workers
 from tests.store.contract import (
@@ -38,6 +48,7 @@ from tests.store.contract import (
     play,
 )
 from tests.store.pg import Cluster, postgres_cluster, postgres_dsn
+from tests.store.test_trusted import trusted
 
 __all__ = ["postgres_cluster", "postgres_dsn"]
 
@@ -729,3 +740,71 @@ def test_tables_that_cannot_be_made_are_a_store_error_naming_the_database(
         )
     with pytest.raises(StoreError, match=f"schema {schema} failed: .*streams"):
         PostgresEventStore(postgres_dsn, schema=schema)
+
+
+def test_the_trusted_road_answers_refuses_and_keeps_the_limits(pg: PostgresEventStore) -> None:
+    """The GameStore's road (``_append_trusted``): metadata compared as JSON (a tuple is the
+    list it is written as), the same refusals and limits as ``append_soon``."""
+    pg.create("s", format="toy", format_version=1, setup={}, metadata={"a": [1, 2]})
+    assert trusted(pg, "s", [{"type": "x"}], 0, known={"a": (1, 2)}, update={"b": (1,)}) == 1
+    assert dict(pg.stream("s").metadata) == {"a": [1, 2], "b": [1]}
+    with pytest.raises(MetadataChanged):
+        trusted(pg, "s", [2], 1, known={"a": [1, 2]})
+    with pytest.raises(VersionConflict):
+        trusted(pg, "s", [2], 0, known={"a": [1, 2], "b": [1]})
+    with pytest.raises(InvalidArgument, match=r"at most 1048576 bytes"):
+        trusted(pg, "s", ["x" * (MAX_APPEND_BYTES // 2)] * 2, 1)
+    with pytest.raises(InvalidArgument, match=r"metadata holds at most"):
+        trusted(pg, "s", [2], 1, update={"big": "y" * MAX_METADATA_BYTES})
+    assert pg.stream("s").version == 1
+    assert trusted(pg, "s", [2], 1, command_id="c", digest="d") == 2
+    assert trusted(pg, "s", [2], 1, command_id="c", digest="d") == 2  # a retry
+    assert [r.data for r in pg.read("s")] == [{"type": "x"}, 2]
+
+
+def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
+    pg: PostgresEventStore, postgres_dsn: str, schema: str
+) -> None:
+    """Six appends queued behind one that waits for a row lock: the writer commits them in one
+    transaction and wakes their event loop once for them all, after the commit."""
+    names = [f"s{i}" for i in range(6)]
+    for name in ["first", *names]:
+        pg.create(name, format="toy", format_version=1, setup={})
+    with psycopg.connect(postgres_dsn, autocommit=True) as holder:
+        holder.execute("BEGIN")
+        holder.execute(
+            sql.SQL("SELECT 1 FROM {}.streams WHERE stream = 'first' FOR UPDATE").format(
+                sql.Identifier(schema)
+            )
+        )
+        first = pg.append_soon("first", [1], 0)
+        deadline = time.monotonic() + PATIENCE
+        waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted"
+        while not cast(tuple[int], holder.execute(waiting).fetchone())[0]:
+            assert time.monotonic() < deadline, "the first append never waited for the lock"
+            time.sleep(0.005)
+
+        async def appends() -> tuple[int, list[int]]:
+            loop = asyncio.get_running_loop()
+            real, main, calls = loop.call_soon_threadsafe, threading.current_thread(), [0]
+
+            def counted(*args: Any, **kw: Any) -> Any:
+                if threading.current_thread() is not main:
+                    calls[0] += 1
+                return real(*args, **kw)
+
+            loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+            begun = [
+                pg._append_trusted(name, [0], ("0",), 0, None, None, None, None) for name in names
+            ]
+            while pg._requests.qsize() < len(names):
+                await asyncio.sleep(0.001)
+            await asyncio.sleep(0.05)
+            assert not any(future.done() for future in begun)  # nothing before the commit
+            holder.execute("COMMIT")
+            told = list(await asyncio.gather(*begun))
+            return calls[0], told
+
+        calls, told = asyncio.run(appends())
+    assert first.result(timeout=PATIENCE) == 1
+    assert (calls, told) == (1, [1] * len(names))

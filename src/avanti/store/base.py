@@ -11,14 +11,16 @@ processes.
 from __future__ import annotations
 
 import abc
+import asyncio
 import concurrent.futures
+import contextlib
 import json
 import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, cast, overload
 
 from attrs import frozen
 
@@ -266,6 +268,7 @@ class EventStore(abc.ABC):
             stream, events, texts, expected_version, command_id, command_digest, update, known
         )
 
+    @overload
     def append_soon(
         self,
         stream: str,
@@ -276,7 +279,34 @@ class EventStore(abc.ABC):
         command_digest: str | None = None,
         metadata_update: Mapping[str, JSONValue] | None = None,
         expected_metadata: Mapping[str, JSONValue] | None = None,
-    ) -> concurrent.futures.Future[int]:
+    ) -> concurrent.futures.Future[int]: ...
+
+    @overload
+    def append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
+        _texts: tuple[str, ...],
+    ) -> asyncio.Future[int]: ...
+
+    def append_soon(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        expected_version: int,
+        *,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
+        expected_metadata: Mapping[str, JSONValue] | None = None,
+        _texts: tuple[str, ...] | None = None,
+    ) -> concurrent.futures.Future[int] | asyncio.Future[int]:
         """:meth:`append`, begun now and answered later: a future that holds the new version,
         or the refusal :meth:`append` would raise, once the append is durable.
 
@@ -287,7 +317,22 @@ class EventStore(abc.ABC):
         runs :meth:`append` in a pool of :data:`APPEND_THREADS` worker threads. Appends of one
         stream begun before the one before is answered may be committed in either order (the
         version check refuses the second): await each before the next.
+
+        ``_texts`` is :class:`~avanti.store.games.GameStore`'s own road, not the caller's: the
+        events already written as JSON text, the future one of the running event loop
+        (:meth:`_append_trusted`).
         """
+        if _texts is not None:
+            return self._append_trusted(
+                stream,
+                events,
+                _texts,
+                expected_version,
+                command_id,
+                command_digest,
+                metadata_update,
+                expected_metadata,
+            )
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
@@ -320,6 +365,91 @@ class EventStore(abc.ABC):
             self._append, stream, events, texts, expected, command_id, digest, update, known
         )
         return future
+
+    def _append_trusted(
+        self,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """:meth:`append_soon` for :class:`~avanti.store.games.GameStore` alone, on its running
+        event loop: an :class:`asyncio.Future` of that loop, answered once the append is durable.
+
+        The arguments are what :meth:`append_soon` checks and copies, already in the form its
+        checks give them: ``texts`` holds each of ``events`` as :func:`dump_json` writes it
+        (compact, ``ensure_ascii=False``, dumped once by the caller), ``update`` and ``known``
+        are JSON objects. That is why only the checks that can fail for such arguments are made
+        here, each with the same :class:`~avanti.core.errors.InvalidArgument`: the limits (too
+        many events or bytes, an update beyond :data:`MAX_METADATA_BYTES`) and the command
+        digest (its caller's). The caller made every other argument itself. The stream name
+        and the command id it checked on entry; ``expected`` is the
+        number of events it holds; the events are its codec's data; ``update`` is the outcome
+        and summary it built for this append, and ``known`` the metadata of the record this
+        store returned (or that record merged with an earlier ``update``). No JSON round trip
+        copies them: the caller never changes them afterwards, and a store compares them as it
+        compares the copies :meth:`append_soon` makes (equal as JSON), so every refusal is the
+        same. Must be called on the thread of a running event loop.
+        """
+        if len(texts) > MAX_APPEND_EVENTS:
+            raise InvalidArgument(
+                f"one append holds at most {MAX_APPEND_EVENTS} events, not {len(texts)}"
+            )
+        size = sum(len(text.encode()) for text in texts)
+        if size > MAX_APPEND_BYTES:
+            raise InvalidArgument(
+                f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
+            )
+        check_command_digest(digest)
+        if update is not None:
+            size = len(dump_json(update, "metadata").encode())
+            if size > MAX_METADATA_BYTES:
+                raise InvalidArgument(
+                    f"metadata holds at most {MAX_METADATA_BYTES} bytes of JSON, not {size}"
+                )
+        return self._append_on_loop(
+            asyncio.get_running_loop(),
+            stream,
+            events,
+            texts,
+            expected,
+            command_id,
+            digest,
+            update,
+            known,
+        )
+
+    def _append_on_loop(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """The hook of :meth:`_append_trusted`, the limits checked: by default the JSON copies
+        :meth:`append_soon` makes of ``update`` and ``known`` (which the hooks of a store
+        compare as plain dicts) handed to :meth:`_append_soon`, its future awaited on
+        ``loop``. A store with a writer of its own answers on ``loop`` directly."""
+        future = self._append_soon(
+            stream,
+            events,
+            texts,
+            expected,
+            command_id,
+            digest,
+            check_metadata_update(update),
+            check_expected_metadata(known),
+        )
+        return asyncio.wrap_future(future, loop=loop)
 
     def command_version(self, stream: str, command_id: str) -> int | None:
         """The version right after the append that carried ``command_id`` in this stream, or
@@ -635,3 +765,46 @@ def check_wait(after: object, timeout: object) -> float:
     if seconds is None or not 0 <= seconds <= MAX_WAIT:
         raise InvalidArgument(f"timeout must be 0 to {MAX_WAIT:g} seconds, not {timeout!r:.80}")
     return seconds
+
+
+def _settle(future: concurrent.futures.Future[Any] | asyncio.Future[Any], answer: object) -> None:
+    """Answer ``future`` with ``answer`` (an exception is raised by it), unless it is already
+    answered or cancelled (its caller stopped waiting; the append stands)."""
+    if future.done():
+        return
+    with contextlib.suppress(concurrent.futures.InvalidStateError, asyncio.InvalidStateError):
+        if isinstance(answer, BaseException):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
+
+
+def _settle_all(answers: list[tuple[asyncio.Future[Any], object]]) -> None:
+    """On an event loop: answer each of its futures of one batch (one wake-up for them all)."""
+    for future, answer in answers:
+        _settle(future, answer)
+
+
+def _answer_futures(
+    answers: Sequence[
+        tuple[
+            concurrent.futures.Future[Any] | asyncio.Future[Any],
+            asyncio.AbstractEventLoop | None,
+            object,
+        ]
+    ],
+) -> None:
+    """For a store's writer thread: answer each future (with its value, or its exception) of a
+    committed batch. A :class:`concurrent.futures.Future` (``None`` for its loop) is answered at
+    once; the futures of an event loop with one ``call_soon_threadsafe`` for all of that loop's,
+    one wake-up of the loop for the batch instead of one for each append. A future already
+    answered or cancelled is skipped; a loop that is closed waits for nothing any more."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], object]]] = {}
+    for future, loop, answer in answers:
+        if loop is None:
+            _settle(future, answer)
+        else:
+            loops.setdefault(loop, []).append((cast(asyncio.Future[Any], future), answer))
+    for loop, settled in loops.items():
+        with contextlib.suppress(RuntimeError):  # closed: nobody waits on it
+            loop.call_soon_threadsafe(_settle_all, settled)

@@ -32,6 +32,7 @@ from avanti.store.base import (
     StoredStream,
     check_command_id,
     check_stream_name,
+    dump_json,
 )
 
 __all__ = ["RETRIES", "STRIPES", "Executed", "GameStore"]
@@ -320,18 +321,18 @@ class GameStore:
             return await asyncio.to_thread(run)
         new, update = self._written(game, after, stored, summarize)
         try:
-            version = await asyncio.wrap_future(
-                self.events.append_soon(
-                    game_id,
-                    new,
-                    stored,
-                    command_id=command_id,
-                    command_digest=None
-                    if command_id is None
-                    else command_digest or _digest(game, command),
-                    metadata_update=update,
-                    expected_metadata=record.metadata,
-                )
+            # the trusted road: this object built every argument (see _append_trusted)
+            version = await self.events.append_soon(
+                game_id,
+                new,
+                stored,
+                command_id=command_id,
+                command_digest=None
+                if command_id is None
+                else command_digest or _digest(game, command),
+                metadata_update=update,
+                expected_metadata=record.metadata,
+                _texts=tuple([dump_json(data, "an event") for data in new]),
             )
         except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
             self._unhold(game_id)

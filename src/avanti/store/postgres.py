@@ -15,6 +15,7 @@ Install the driver with the ``postgres`` extra: ``pip install "avanti[postgres]"
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -47,6 +48,7 @@ from avanti.store.base import (
     StoreError,
     StreamExists,
     UnknownStream,
+    _answer_futures,
     check_metadata,
     dump_json,
 )
@@ -183,18 +185,23 @@ MAX_BATCH = 64
 class _Soon:
     """An append waiting for the writer thread, and the future that answers it."""
 
-    __slots__ = ("append", "future", "known", "update")
+    __slots__ = ("append", "future", "known", "loop", "update")
 
     def __init__(
         self,
         append: tuple[str, tuple[str, ...], int, tuple[str | None, str | None]],
         update: str | None,
         known: str | None,
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.append = append
         self.update = update
         self.known = known
-        self.future: Future[int] = Future()
+        self.loop = loop
+        """The event loop ``future`` belongs to (answered there), or ``None``."""
+        self.future: Future[int] | asyncio.Future[int] = (
+            Future() if loop is None else loop.create_future()
+        )
 
 
 class _Conflict(Exception):
@@ -395,6 +402,36 @@ class PostgresEventStore(EventStore):
             None if not update else dump_json(update, "metadata_update"),
             None if known is None else dump_json(known, "expected_metadata"),
         )
+        self._submit(request)
+        return cast(Future[int], request.future)
+
+    def _append_on_loop(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """Queue the append for the writer thread with a future of ``loop``: the writer answers
+        all the futures of one loop in a batch with one ``call_soon_threadsafe``, after the
+        commit. ``update`` and ``known`` are written as JSON text as :meth:`_append_soon` writes
+        their copies (the same text: ``jsonb`` compares and merges them alike)."""
+        request = _Soon(
+            (stream, texts, expected, (command_id, digest)),
+            None if not update else dump_json(update, "metadata_update"),
+            None if known is None else dump_json(known, "expected_metadata"),
+            loop,
+        )
+        self._submit(request)
+        return cast(asyncio.Future[int], request.future)
+
+    def _submit(self, request: _Soon) -> None:
+        """Queue an append for the writer thread (started by the first of each process)."""
         with self._lock:
             if self._closed:
                 raise StoreError("the event store is closed")
@@ -409,7 +446,6 @@ class PostgresEventStore(EventStore):
                 )
                 self._writer.start()
             self._requests.put(request)
-        return request.future
 
     def _write(self, requests: queue.SimpleQueue[_Soon | None]) -> None:
         """The writer thread: take every append waiting, commit them in one transaction, answer
@@ -432,9 +468,7 @@ class PostgresEventStore(EventStore):
             try:
                 self._commit(batch)
             except BaseException as error:  # pragma: no cover - a bug: never leave a caller
-                for request in batch:
-                    if not request.future.done():
-                        request.future.set_exception(error)
+                _answer_futures([(request.future, request.loop, error) for request in batch])
             if stop:
                 return
 
@@ -446,16 +480,17 @@ class PostgresEventStore(EventStore):
                 answers = [self._one(connection, request) for request in batch]
         except Exception as error:
             if len(batch) == 1:
-                batch[0].future.set_exception(error)
+                _answer_futures([(batch[0].future, batch[0].loop, error)])
                 return
             for request in batch:
                 self._commit([request])
             return
-        for request, answer in zip(batch, answers, strict=True):
-            if isinstance(answer, Exception):
-                request.future.set_exception(answer)
-            else:
-                request.future.set_result(answer)
+        _answer_futures(
+            [
+                (request.future, request.loop, answer)
+                for request, answer in zip(batch, answers, strict=True)
+            ]
+        )
 
     def _one(self, connection: _Connection, request: _Soon) -> int | Exception:
         """One append of a batch, in a savepoint: its new version, or its refusal (as

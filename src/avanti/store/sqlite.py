@@ -17,6 +17,7 @@ fails inside the transaction and nothing of it is kept.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
@@ -26,7 +27,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any, Literal, cast
 
@@ -41,6 +42,8 @@ from avanti.store.base import (
     StoreError,
     StreamExists,
     UnknownStream,
+    _answer_futures,
+    dump_json,
     merge_metadata,
 )
 
@@ -114,6 +117,15 @@ WRITTEN = 4_096
 """How many streams' newest versions written through one store object it keeps in memory, for
 its waiters to find without a query."""
 
+KEPT_METADATA = 4_096
+"""How many streams' metadata the writer thread keeps in memory (the text it wrote or read last
+and the dict it holds), so that an append expecting that metadata compares it in its
+``UPDATE`` instead of reading and parsing it (the newest streams are kept)."""
+
+KEPT_METADATA_CHARS = 4 << 20
+"""The most characters of metadata text the writer thread keeps in all (the oldest streams'
+go first)."""
+
 _PROBLEMS = {
     "SQLITE_BUSY": "is locked by another connection (still busy after {timeout:g} s)",
     "SQLITE_LOCKED": "is locked by another connection (still busy after {timeout:g} s)",
@@ -136,6 +148,7 @@ class _Append:
         "expected",
         "future",
         "known",
+        "loop",
         "rows",
         "stream",
         "update",
@@ -148,8 +161,9 @@ class _Append:
         expected: int,
         command_id: str | None,
         digest: str | None,
-        update: dict[str, JSONValue] | None,
-        known: dict[str, JSONValue] | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.stream = stream
         self.rows = rows
@@ -158,7 +172,11 @@ class _Append:
         self.digest = digest
         self.update = update
         self.known = known
-        self.future: Future[int] = Future()
+        self.loop = loop
+        """The event loop ``future`` belongs to (answered there), or ``None``."""
+        self.future: Future[int] | asyncio.Future[int] = (
+            Future() if loop is None else loop.create_future()
+        )
 
 
 class _Create:
@@ -173,6 +191,10 @@ class _Create:
 
 _Request = _Append | _Create
 """What the writer thread commits."""
+
+_Kept = tuple[str, Mapping[str, JSONValue]]
+"""A stream's metadata as the writer thread knows it: the exact text the stream holds, and a
+dict equal to what that text holds (as JSON)."""
 
 
 class SQLiteEventStore(EventStore):
@@ -224,6 +246,9 @@ class SQLiteEventStore(EventStore):
         self._pid = os.getpid()
         self._changed = threading.Condition()  # wakes waiters of this object at once
         self._written: OrderedDict[str, int] = OrderedDict()  # versions committed here
+        # the writer thread's alone: the metadata each stream holds as far as it knows
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._kept_chars = 0
         # the writer thread (group commit), started by the first append of each process
         self._requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
@@ -378,7 +403,31 @@ class SQLiteEventStore(EventStore):
         ]
         request = _Append(stream, rows, expected, command_id, digest, update, known)
         self._submit(request)
-        return request.future
+        return cast(Future[int], request.future)
+
+    def _append_on_loop(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        stream: str,
+        events: Sequence[JSONValue],
+        texts: tuple[str, ...],
+        expected: int,
+        command_id: str | None,
+        digest: str | None,
+        update: Mapping[str, JSONValue] | None,
+        known: Mapping[str, JSONValue] | None,
+    ) -> asyncio.Future[int]:
+        """Queue the append for the writer thread with a future of ``loop``: the writer answers
+        all the futures of one loop in a batch with one ``call_soon_threadsafe``, after the
+        commit. ``update`` and ``known`` are taken as they are (the writer compares ``known``
+        as JSON, as it compares the copies :meth:`append_soon` makes)."""
+        rows = [
+            (stream, expected + i, _tag(event), text)
+            for i, (event, text) in enumerate(zip(events, texts, strict=True))
+        ]
+        request = _Append(stream, rows, expected, command_id, digest, update, known, loop)
+        self._submit(request)
+        return cast(asyncio.Future[int], request.future)
 
     def _submit(self, request: _Request) -> None:
         """Queue a request for the writer thread (started by the first of each process)."""
@@ -421,24 +470,24 @@ class SQLiteEventStore(EventStore):
             try:
                 self._commit(batch)
             except BaseException as error:  # pragma: no cover - a bug: never leave a caller
-                for request in batch:
-                    if not request.future.done():
-                        request.future.set_exception(error)
+                self._answer([(request, error) for request in batch])
             if stop:
                 return
 
     def _commit(self, batch: list[_Request]) -> None:
         """Commit ``batch`` in one transaction and answer each append; if the database fails
         (full, busy, an I/O error), try each append again alone, so each gets its own answer."""
+        kept: dict[str, _Kept] = {}
         try:
-            answers = self._transaction(batch)
+            answers = self._transaction(batch, kept)
         except Exception as error:
             if len(batch) == 1:
-                batch[0].future.set_exception(error)
+                self._answer([(batch[0], error)])
                 return
             for request in batch:
                 self._commit([request])
             return
+        self._keep(kept)  # committed: what the streams hold now
         with self._changed:  # what the waiters find without a query
             for request, answer in zip(batch, answers, strict=True):
                 if isinstance(request, _Append) and isinstance(answer, int):
@@ -446,21 +495,49 @@ class SQLiteEventStore(EventStore):
                     self._written.move_to_end(request.stream)
             while len(self._written) > WRITTEN:
                 self._written.popitem(last=False)
-        for request, answer in zip(batch, answers, strict=True):
-            if isinstance(answer, Exception):
-                request.future.set_exception(answer)
-            elif isinstance(request, _Create):
-                request.future.set_result(_record(request.row))
-            else:
-                request.future.set_result(cast(int, answer))
+        self._answer(  # a new stream is answered with its record
+            [
+                (request, _record(request.row) if answer is None else answer)
+                if isinstance(request, _Create)
+                else (request, answer)
+                for request, answer in zip(batch, answers, strict=True)
+            ]
+        )
         with self._changed:
             self._changed.notify_all()
 
-    def _transaction(self, batch: list[_Request]) -> list[int | Exception | None]:
+    def _answer(self, answers: Sequence[tuple[_Request, object]]) -> None:
+        """Answer each request with its value or exception (:func:`_answer_futures`: the futures
+        of an event loop with one wake-up of that loop for the batch)."""
+        _answer_futures(
+            [
+                (request.future, request.loop if isinstance(request, _Append) else None, answer)
+                for request, answer in answers
+            ]
+        )
+
+    def _keep(self, kept: dict[str, _Kept]) -> None:
+        """Remember the metadata that the streams of a committed transaction hold (the writer
+        thread's alone), within :data:`KEPT_METADATA` streams and :data:`KEPT_METADATA_CHARS`."""
+        for stream, found in kept.items():
+            old = self._kept.pop(stream, None)
+            if old is not None:
+                self._kept_chars -= len(old[0])
+            self._kept[stream] = found
+            self._kept_chars += len(found[0])
+        while self._kept and (
+            len(self._kept) > KEPT_METADATA or self._kept_chars > KEPT_METADATA_CHARS
+        ):
+            self._kept_chars -= len(self._kept.popitem(last=False)[1][0])
+
+    def _transaction(
+        self, batch: list[_Request], kept: dict[str, _Kept]
+    ) -> list[int | Exception | None]:
         """One ``BEGIN IMMEDIATE`` ... ``COMMIT`` for ``batch``: each append (or new stream)
         inside a savepoint of its own, so one refused (a version conflict, a reused command id,
         an unknown stream, a name taken) is rolled back alone. Returns each append's version
-        (``None`` for a new stream) or its refusal, once committed."""
+        (``None`` for a new stream) or its refusal, once committed; ``kept`` gets the metadata
+        each stream an append compared or wrote holds then (to keep once committed)."""
         answers: list[int | Exception | None] = []
         with self._writing, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
@@ -471,7 +548,7 @@ class SQLiteEventStore(EventStore):
                         if isinstance(request, _Create):
                             answers.append(self._create_one(connection, request))
                         else:
-                            answers.append(self._append_one(connection, request))
+                            answers.append(self._append_one(connection, request, kept))
                     except (
                         StreamExists,
                         VersionConflict,
@@ -497,8 +574,16 @@ class SQLiteEventStore(EventStore):
         except sqlite3.IntegrityError:
             raise StreamExists(request.row[0]) from None
 
-    def _append_one(self, connection: sqlite3.Connection, request: _Append) -> int:
-        """One append inside the writer's transaction; its new version, or raises."""
+    def _append_one(
+        self, connection: sqlite3.Connection, request: _Append, kept: dict[str, _Kept]
+    ) -> int:
+        """One append inside the writer's transaction; its new version, or raises.
+
+        With ``known`` equal to the metadata the writer knows the stream holds (``kept`` of
+        this transaction, or the committed ones it keeps), the ``UPDATE`` itself compares the
+        stored text with that text: no read, no parse. When it matches no row (another writer
+        changed the metadata or the version), the append goes on as without it: read, parse,
+        compare, so each refusal is the same."""
         stream, rows, expected_version = request.stream, request.rows, request.expected
         command_id, command_digest = request.command_id, request.digest
         if command_id is not None:
@@ -523,28 +608,51 @@ class SQLiteEventStore(EventStore):
             actual = self._version(connection, stream)
             raise VersionConflict(expected_version, actual) from None
         new = expected_version + len(rows)
-        metadata = None
-        if request.update or request.known is not None:
-            found = connection.execute(
-                "SELECT metadata FROM streams WHERE stream = ?", (stream,)
-            ).fetchone()
-            kept = self._metadata(found[0])
-            if request.known is not None and kept != request.known:
-                raise MetadataChanged(stream)
-            if request.update:
-                metadata = merge_metadata(kept, request.update)
-        moved = connection.execute(
-            "UPDATE streams SET version = ?, updated = max(updated, ?), "
-            "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
-            (new, time.time(), metadata, stream, expected_version),
-        ).rowcount
-        if moved != 1:
-            raise VersionConflict(expected_version, self._version(connection, stream))
+        update, known = request.update, request.known
+        after: _Kept | None = None  # the metadata the stream holds after this append
+        moved = 0
+        mine = None if known is None else (kept.get(stream) or self._kept.get(stream))
+        if mine is not None and mine[1] == known:  # the text it holds decides, in the UPDATE
+            try:
+                after = _merged(mine, update) if update else mine
+            except InvalidArgument:  # too big, unless it changed meanwhile: the read tells
+                after = None
+            else:
+                moved = connection.execute(
+                    "UPDATE streams SET version = ?, updated = max(updated, ?), metadata = ? "
+                    "WHERE stream = ? AND version = ? AND metadata = ?",
+                    (new, time.time(), after[0], stream, expected_version, mine[0]),
+                ).rowcount
+        if moved != 1:  # none known, or another writer changed it: read it
+            after = None
+            if update or known is not None:
+                found = connection.execute(
+                    "SELECT metadata FROM streams WHERE stream = ?", (stream,)
+                ).fetchone()
+                held = (cast(str, found[0]), self._metadata(found[0]))
+                if known is not None and held[1] != known and held[1] != _plain(known):
+                    raise MetadataChanged(stream)
+                after = _merged(held, update) if update else held
+            moved = connection.execute(
+                "UPDATE streams SET version = ?, updated = max(updated, ?), "
+                "metadata = coalesce(?, metadata) WHERE stream = ? AND version = ?",
+                (
+                    new,
+                    time.time(),
+                    None if after is None or not update else after[0],
+                    stream,
+                    expected_version,
+                ),
+            ).rowcount
+            if moved != 1:
+                raise VersionConflict(expected_version, self._version(connection, stream))
         if command_id is not None:
             connection.execute(
                 "INSERT INTO commands VALUES (?, ?, ?, ?)",
                 (stream, command_id, new, command_digest),
             )
+        if after is not None:
+            kept[stream] = after
         return new
 
     def _command_version(self, stream: str, command_id: str) -> int | None:
@@ -716,6 +824,20 @@ class SQLiteEventStore(EventStore):
         if found is None:
             raise UnknownStream(stream)
         return int(found[0])
+
+
+def _merged(current: _Kept, update: Mapping[str, JSONValue]) -> _Kept:
+    """``current`` with the top-level keys of ``update`` set: its text (as
+    :func:`~avanti.store.base.merge_metadata` writes it, within the limit) and its dict."""
+    merged = {**current[1], **update}
+    return merge_metadata(current[1], update), merged
+
+
+def _plain(value: Mapping[str, JSONValue]) -> Mapping[str, JSONValue]:
+    """``value`` as JSON gives it back (tuples become lists), as :meth:`EventStore.append`
+    copies ``expected_metadata``."""
+    plain: Mapping[str, JSONValue] = json.loads(dump_json(value, "expected"))
+    return plain
 
 
 def _listing(format: str | None, after: float | None) -> str:

@@ -1,0 +1,307 @@
+"""The GameStore's own road to an append (``EventStore._append_trusted``): the same refusals as
+``append_soon``, answered on the caller's event loop, one wake-up of the loop for each batch the
+SQLite writer commits; and the SQLite writer's metadata compared in its ``UPDATE``."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from avanti import catalog
+from avanti.core.codec import JSONValue
+from avanti.core.errors import InvalidArgument, VersionConflict
+from avanti.store import (
+    MAX_APPEND_BYTES,
+    MAX_APPEND_EVENTS,
+    MAX_METADATA_BYTES,
+    EventStore,
+    GameStore,
+    MemoryEventStore,
+    MetadataChanged,
+    SQLiteEventStore,
+    StoredStream,
+    StoreError,
+)
+from avanti.store.base import dump_json
+from tests.store.contract import in_thread
+from tests.store.test_sqlite import Holding, writing
+
+
+def trusted(
+    store: EventStore,
+    stream: str,
+    events: list[JSONValue],
+    expected: int,
+    *,
+    update: dict[str, JSONValue] | None = None,
+    known: dict[str, JSONValue] | None = None,
+    command_id: str | None = None,
+    digest: str | None = None,
+) -> int:
+    """One append by the trusted road, awaited on an event loop of its own."""
+
+    async def append() -> int:
+        texts = tuple(dump_json(event, "an event") for event in events)
+        return await store._append_trusted(
+            stream, events, texts, expected, command_id, digest, update, known
+        )
+
+    return asyncio.run(append())
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
+    """A SQLite store in a file, or one in memory (the base class's road)."""
+    made: EventStore = (
+        SQLiteEventStore(tmp_path / "g.db") if request.param == "sqlite" else MemoryEventStore()
+    )
+    with made:
+        yield made
+
+
+def choose_first(record: StoredStream, game: Any) -> Any:
+    """The first legal command of the game."""
+    return game.legal_commands()[0]
+
+
+def avanti_game(seed: int) -> Any:
+    """A new game of Avanti, the catalog's default table."""
+    info = catalog.game_info("avanti")
+    return info.new_game(info.player_names(), seed=seed)
+
+
+def test_the_trusted_road_answers_and_refuses_as_append_soon(store: EventStore) -> None:
+    store.create("s", format="toy", format_version=1, setup={}, metadata={"a": [1, 2]})
+    assert trusted(store, "s", [{"type": "x"}], 0, known={"a": [1, 2]}, update={"b": 1}) == 1
+    assert dict(store.stream("s").metadata) == {"a": [1, 2], "b": 1}
+    # equal as JSON: a tuple is the list it is written as
+    assert trusted(store, "s", [2], 1, known={"a": (1, 2), "b": 1}, update={"c": (3,)}) == 2
+    assert dict(store.stream("s").metadata) == {"a": [1, 2], "b": 1, "c": [3]}
+    with pytest.raises(MetadataChanged):
+        trusted(store, "s", [3], 2, known={"a": [1, 2]})
+    with pytest.raises(VersionConflict):
+        trusted(store, "s", [3], 1, known={"a": [1, 2], "b": 1, "c": [3]})
+    assert trusted(store, "s", [3], 2, command_id="c", digest="d") == 3
+    assert trusted(store, "s", [3], 2, command_id="c", digest="d") == 3  # a retry
+    assert store.stream("s").version == 3
+
+
+def test_the_trusted_road_keeps_the_limits(store: EventStore) -> None:
+    """Beyond a limit (events, bytes, metadata) or with a malformed digest: the same
+    InvalidArgument as append_soon's, at once, and nothing is written."""
+    store.create("s", format="toy", format_version=1, setup={})
+    big = "x" * (MAX_APPEND_BYTES // 2)
+    with pytest.raises(InvalidArgument, match=r"at most 1048576 bytes"):
+        trusted(store, "s", [big, big], 0)
+    with pytest.raises(InvalidArgument, match=r"at most 1000 events"):
+        trusted(store, "s", [0] * (MAX_APPEND_EVENTS + 1), 0)
+    with pytest.raises(InvalidArgument, match=r"metadata holds at most"):
+        trusted(store, "s", [0], 0, update={"big": "y" * MAX_METADATA_BYTES})
+    with pytest.raises(InvalidArgument, match=r"command_digest"):
+        trusted(store, "s", [0], 0, command_id="c", digest="d" * 129)
+    assert store.stream("s").version == 0
+    assert store.read("s") == ()
+    assert dict(store.stream("s").metadata) == {}
+
+
+def test_a_closed_store_refuses_the_trusted_road(store: EventStore) -> None:
+    store.create("s", format="toy", format_version=1, setup={})
+    store.close()
+    with pytest.raises(StoreError):
+        trusted(store, "s", [0], 0)
+
+
+def test_held_commands_of_a_batch_are_answered_with_one_wake_up(tmp_path: Path) -> None:
+    """Eight held games' commands queued behind an append that waits for the file: the writer
+    commits them in one transaction and answers them all with one ``call_soon_threadsafe``;
+    none before the commit, each readable from a second store object when it is answered."""
+    path = tmp_path / "g.db"
+    store, second = SQLiteEventStore(path, timeout=60.0), SQLiteEventStore(path)
+    games = GameStore(store, hold=True)
+    ids = [f"g{i}" for i in range(8)]
+    for number, game_id in enumerate(ids):
+        games.create(game_id, avanti_game(number + 1))
+        games.run(game_id, choose_first)  # held from now on
+    store.create("first", format="toy", format_version=1, setup={})
+    holding = Holding(path)
+    first = in_thread(lambda: store.append("first", [1], 0))
+    writing()  # the writer waits for the file with the first append
+
+    async def commands() -> tuple[int, list[tuple[int, int]]]:
+        loop = asyncio.get_running_loop()
+        real = loop.call_soon_threadsafe
+        calls = 0
+        main = threading.current_thread()
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            nonlocal calls
+            if threading.current_thread() is not main:
+                calls += 1
+            return real(*args, **kw)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+
+        async def one(game_id: str) -> tuple[int, int]:
+            executed = await games.run_soon(game_id, choose_first)
+            return executed.game.version, second.stream(game_id).version
+
+        tasks = [asyncio.ensure_future(one(game_id)) for game_id in ids]
+        while store._requests.qsize() < len(ids):  # each queued behind the first
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0.05)
+        assert not any(task.done() for task in tasks)  # nothing answered before the commit
+        holding.release()
+        told = await asyncio.gather(*tasks)
+        return calls, told
+
+    calls, told = asyncio.run(commands())
+    first[0].join()
+    assert first[1] == [1]
+    assert calls == 1
+    assert all(version == stored for version, stored in told)
+    for game_id, (version, _) in zip(ids, told, strict=True):
+        assert GameStore(second).load(game_id).version == version
+    store.close()
+    second.close()
+
+
+def test_a_held_append_compares_the_metadata_in_its_update(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer knows the text it wrote: the next append expecting that metadata reads none.
+    Once another writer changed the metadata (or moved the version), the append is refused as
+    before: MetadataChanged, VersionConflict; metadata equal as JSON in another text passes."""
+    path = tmp_path / "g.db"
+    store, other = SQLiteEventStore(path), SQLiteEventStore(path)
+    store.create("s", format="toy", format_version=1, setup={}, metadata={"a": 1})
+    reads = 0
+    real = store._metadata
+
+    def counted(text: object) -> dict[str, JSONValue]:
+        nonlocal reads
+        reads += 1
+        return real(text)
+
+    monkeypatch.setattr(store, "_metadata", counted)
+    assert trusted(store, "s", [0], 0, known={"a": 1}, update={"n": 0}) == 1
+    assert reads == 1  # nothing known yet: read
+    for n in range(1, 4):
+        assert trusted(store, "s", [n], n, known={"a": 1, "n": n - 1}, update={"n": n}) == n + 1
+    assert store.append("s", [4], 4, expected_metadata={"a": 1, "n": 3}) == 5
+    assert reads == 1  # compared in the UPDATE
+    assert dict(other.stream("s").metadata) == {"a": 1, "n": 3}
+    other.set_metadata("s", {"a": 2, "n": 3})
+    with pytest.raises(MetadataChanged):
+        trusted(store, "s", [5], 5, known={"a": 1, "n": 3}, update={"n": 5})
+    with pytest.raises(MetadataChanged):
+        store.append("s", [5], 5, expected_metadata={"a": 1, "n": 3})
+    assert reads == 3
+    assert other.stream("s").version == 5
+    assert dict(other.stream("s").metadata) == {"a": 2, "n": 3}
+    other.set_metadata("s", {"n": 3, "a": 2})  # the same JSON object, another text
+    assert trusted(store, "s", [5], 5, known={"a": 2, "n": 3}, update={"n": 5}) == 6
+    assert dict(other.stream("s").metadata) == {"a": 2, "n": 5}
+    assert other.append("s", [6], 6) == 7  # another writer moves the version
+    with pytest.raises(VersionConflict) as caught:
+        trusted(store, "s", [6], 6, known={"a": 2, "n": 5}, update={"n": 6})
+    assert caught.value.actual == 7
+    assert trusted(store, "s", [7], 7, known={"a": 2, "n": 5}, update={"n": 7}) == 8
+    assert dict(other.stream("s").metadata) == {"a": 2, "n": 7}
+    assert [r.data for r in other.read("s")] == list(range(8))
+    store.close()
+    other.close()
+
+
+def test_metadata_grown_beyond_the_limit_meanwhile_is_refused_as_changed(tmp_path: Path) -> None:
+    """An update that would be too big with the metadata known, when another writer changed it
+    meanwhile: MetadataChanged, as the read would have found."""
+    path = tmp_path / "g.db"
+    store, other = SQLiteEventStore(path), SQLiteEventStore(path)
+    half = "y" * (MAX_METADATA_BYTES // 2)
+    store.create("s", format="toy", format_version=1, setup={})
+    assert trusted(store, "s", [0], 0, known={}, update={"a": half}) == 1
+    other.set_metadata("s", {"b": 1})
+    with pytest.raises(MetadataChanged):
+        trusted(store, "s", [1], 1, known={"a": half}, update={"c": half})
+    with pytest.raises(InvalidArgument, match="metadata holds at most"):
+        trusted(store, "s", [1], 1, known={"b": 1}, update={"a": half, "c": half})
+    assert other.stream("s").version == 1
+    store.close()
+    other.close()
+
+
+def test_held_commands_with_a_summary_of_tuples_are_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A summary that holds tuples: the record after each command is the one before with the
+    summary set, the stored metadata equal to it as JSON, and no command reads the game."""
+    store = SQLiteEventStore(tmp_path / "g.db")
+    games = GameStore(store, hold=True)
+    games.create("g", avanti_game(5), {"seats": ["Ann", "Bob"]})
+
+    def summarize(after: Any) -> dict[str, JSONValue]:
+        return {"summary": {"turn": tuple(after.waiting), "at": (after.version,)}}
+
+    games.run("g", choose_first, summarize=summarize)
+    reads = []
+    for method in ("stream", "read"):
+        monkeypatch.setattr(store, method, lambda *a, _m=method, **k: reads.append(_m))
+
+    async def commands() -> list[Any]:
+        return [await games.run_soon("g", choose_first, summarize=summarize) for _ in range(5)]
+
+    done = asyncio.run(commands())
+    monkeypatch.undo()
+    assert reads == []
+    last = done[-1]
+    assert dict(last.record.metadata) == {"seats": ["Ann", "Bob"], **summarize(last.game)}
+    stored = dict(store.stream("g").metadata)
+    assert stored == {
+        "seats": ["Ann", "Bob"],
+        "summary": {"turn": list(last.game.waiting), "at": [last.game.version]},
+    }
+    store.close()
+
+
+@pytest.mark.parametrize("road", ["append_soon", "trusted"])
+def test_an_append_whose_waiter_was_cancelled_leaves_the_others_answered(
+    tmp_path: Path, road: str
+) -> None:
+    """A caller that stops waiting for its append (its future cancelled while queued): the
+    append stands, and every other append of the batch is answered with its version."""
+    path = tmp_path / "g.db"
+    store = SQLiteEventStore(path, timeout=60.0)
+    names = [f"s{i}" for i in range(4)]
+    for name in ["first", *names]:
+        store.create(name, format="toy", format_version=1, setup={})
+    holding = Holding(path)
+    first = in_thread(lambda: store.append("first", [1], 0))
+    writing()
+
+    async def appends() -> list[object]:
+        if road == "append_soon":
+            plain = [store.append_soon(name, [0], 0) for name in names]
+            assert plain[1].cancel()
+            begun = [asyncio.wrap_future(future) for future in plain]
+        else:
+            begun = [
+                store._append_trusted(name, [0], ("0",), 0, None, None, None, None)
+                for name in names
+            ]
+            begun[1].cancel()
+        while store._requests.qsize() < len(names):
+            await asyncio.sleep(0.001)
+        holding.release()
+        return list(await asyncio.gather(*begun, return_exceptions=True))
+
+    told = asyncio.run(appends())
+    first[0].join()
+    assert isinstance(told[1], asyncio.CancelledError)
+    assert [told[0], told[2], told[3]] == [1, 1, 1]
+    assert all(store.stream(name).version == 1 for name in names)
+    store.close()
