@@ -681,6 +681,31 @@ class StoreContract:
         waiter.join()
         assert told == [{"g2": 3}]
 
+    def test_wait_any_for_others_leaves_out_the_appends_of_this_handle(
+        self, store: EventStore, second: EventStore
+    ) -> None:
+        """A follower of the others' appends (a server process beside others) is woken by an
+        append of another handle, never by its own, before or while it waits."""
+        if second is store:
+            pytest.skip("one handle on the data: every append is this handle's")
+        make(store, "g1")
+        make(store, "g2")
+        store.append("g1", [event(0)], 0)
+        assert store.wait_any({"g1": 0, "g2": 0}, 0, others=True) == {}
+        assert store.wait_any({"g1": 0, "g2": 0}, 0) == {"g1": 1}
+        waiter, told = in_thread(lambda: store.wait_any({"g1": 0, "g2": 0}, 30.0, others=True))
+        store.append("g1", [event(1)], 1)  # its own: no news, however it lands
+        second.append("g2", [event(0), event(1), event(2)], 0)
+        waiter.join()
+        assert told == [{"g2": 3}]
+        second.append("g1", [event(2)], 2)  # another's append after its own: news
+        assert store.wait_any({"g1": 0, "g2": 3}, 30.0, others=True) == {"g1": 3}
+
+    def test_wait_any_refuses_an_others_that_is_no_bool(self, store: EventStore) -> None:
+        make(store, "g1")
+        with pytest.raises(InvalidArgument, match="others must be True or False"):
+            store.wait_any({"g1": 0}, 0, others=1)  # type: ignore[arg-type]
+
     # -- hostile input -------------------------------------------------------------------------
 
     @pytest.mark.parametrize("name", HOSTILE_NAMES)

@@ -511,16 +511,29 @@ class EventStore(abc.ABC):
         moved = self._wait_any({stream: after}, seconds)
         return moved[stream] if stream in moved else self._stream(stream).version
 
-    def wait_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+    def wait_any(
+        self, after: Mapping[str, int], timeout: float, *, others: bool = False
+    ) -> dict[str, int]:
         """Block until any of the streams named in ``after`` has a version greater than the
         one it is mapped to, or ``timeout`` seconds pass.
 
         Returns every named stream whose version is greater, with that version (empty when
         the time ran out, or at once for an empty ``after``). One thread watching every game
         a process serves, instead of a thread per game.
+
+        With ``others``, the appends made through this object do not count (they neither wake
+        the waiter nor are returned, unless another writer appended after them): for a writer
+        that tells of its own appends itself and follows only the others' (a game server
+        process beside others on one database), so that its own appends, many a second, do
+        not wake the follower each time. A store that cannot tell whose an append is (one in
+        memory, shared by its writers) counts every append.
         """
+        if type(others) is not bool:
+            raise InvalidArgument(f"others must be True or False, not {others!r}")
         versions, seconds = check_wait_any(after, timeout)
-        return self._wait_any(versions, seconds) if versions else {}
+        if not versions:
+            return {}
+        return self._wait_others(versions, seconds) if others else self._wait_any(versions, seconds)
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -590,6 +603,11 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
         """Wait for any stream of ``versions`` (not empty) to pass its version."""
+
+    def _wait_others(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """:meth:`_wait_any` for the appends of other writers (:meth:`wait_any` with
+        ``others``); a store that cannot tell them counts every append."""
+        return self._wait_any(versions, seconds)
 
 
 def check_stream_name(stream: object) -> str:

@@ -502,10 +502,14 @@ class GameStore:
         """Wait up to ``timeout`` seconds for the game to pass version ``after``; its version."""
         return self.events.wait(game_id, after, timeout)
 
-    def follow_any(self, after: Mapping[str, int], timeout: float) -> dict[str, int]:
+    def follow_any(
+        self, after: Mapping[str, int], timeout: float, *, others: bool = False
+    ) -> dict[str, int]:
         """Wait up to ``timeout`` seconds for any of the games to pass the version it is
-        mapped to; every game that did, with its version (one thread for many games)."""
-        return self.events.wait_any(after, timeout)
+        mapped to; every game that did, with its version (one thread for many games). With
+        ``others``, only other writers' appends count
+        (:meth:`~avanti.store.base.EventStore.wait_any`)."""
+        return self.events.wait_any(after, timeout, others=others)
 
     def games(
         self, *, format: str | None = None, limit: int = 100, updated_after: float | None = None

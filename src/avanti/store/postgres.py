@@ -22,6 +22,7 @@ import queue
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -181,6 +182,10 @@ def _repeated(stream: str, command_id: str, digest: str | None, done: tuple[Any,
 MAX_BATCH = 64
 """The most appends the writer of :meth:`PostgresEventStore.append_soon` commits together."""
 
+WRITTEN = 4_096
+"""How many streams' newest versions a store keeps of what it committed itself (for
+:meth:`~avanti.store.base.EventStore.wait_any` with ``others``)."""
+
 
 class _Soon:
     """An append waiting for the writer thread, and the future that answers it."""
@@ -306,6 +311,7 @@ class PostgresEventStore(EventStore):
         # the listener: one thread and connection, started by the first wait that blocks
         self._heard = threading.Condition(self._lock)
         self._watches: dict[str, _Watch] = {}
+        self._written: OrderedDict[str, int] = OrderedDict()  # versions committed here
         self._listener: threading.Thread | None = None
         self._listening = threading.Event()
         self._stop = threading.Event()
@@ -359,7 +365,7 @@ class PostgresEventStore(EventStore):
         with self._connection() as connection:
             try:
                 with connection.transaction():
-                    return self._append_in(
+                    version = self._append_in(
                         connection,
                         stream,
                         texts,
@@ -368,6 +374,8 @@ class PostgresEventStore(EventStore):
                         None if not update else dump_json(update, "metadata_update"),
                         None if known is None else dump_json(known, "expected_metadata"),
                     )
+                self._note_written([(stream, version)])
+                return version
             except _Conflict as conflict:
                 actual = conflict.actual
             except pg_errors.UniqueViolation:  # another writer took a position, or the id
@@ -485,12 +493,29 @@ class PostgresEventStore(EventStore):
             for request in batch:
                 self._commit([request])
             return
+        self._note_written(
+            [
+                (request.append[0], answer)
+                for request, answer in zip(batch, answers, strict=True)
+                if isinstance(answer, int)
+            ]
+        )
         _answer_futures(
             [
                 (request.future, request.loop, answer)
                 for request, answer in zip(batch, answers, strict=True)
             ]
         )
+
+    def _note_written(self, written: list[tuple[str, int]]) -> None:
+        """Note the versions this object committed (the newest of at most :data:`WRITTEN`
+        streams), so a waiter for other writers' appends takes them for no news."""
+        with self._lock:
+            for stream, version in written:
+                self._written[stream] = max(version, self._written.get(stream, -1))
+                self._written.move_to_end(stream)
+            while len(self._written) > WRITTEN:
+                self._written.popitem(last=False)
 
     def _one(self, connection: _Connection, request: _Soon) -> int | Exception:
         """One append of a batch, in a savepoint: its new version, or its refusal (as
@@ -622,6 +647,48 @@ class PostgresEventStore(EventStore):
         finally:
             with self._lock:
                 for stream, (held, _) in zip(versions, watches, strict=True):
+                    held.waiters -= 1
+                    if held.waiters == 0:
+                        del self._watches[stream]
+
+    def _wait_others(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
+        """Woken by the ``NOTIFY`` of an append by another writer (one of this object's, whose
+        version it committed itself, neither wakes the waiter nor counts), or every
+        ``poll_interval`` seconds."""
+        deadline = time.monotonic() + seconds
+        self._start_listener(deadline)
+        with self._lock:
+            watches = [
+                (stream, self._watches.setdefault(stream, _Watch()), v)
+                for stream, v in versions.items()
+            ]
+            for _, watch, _ in watches:
+                watch.waiters += 1
+        written = self._written
+
+        def news() -> bool:  # under the lock
+            return self._closed or any(
+                watch.heard > v and watch.heard > written.get(stream, -1)
+                for stream, watch, v in watches
+            )
+
+        try:
+            while True:
+                found = self._moved(versions)  # after LISTEN: no append slips between
+                with self._lock:
+                    moved = {
+                        stream: version
+                        for stream, version in found.items()
+                        if version > written.get(stream, -1)
+                    }
+                remaining = deadline - time.monotonic()
+                if moved or remaining <= 0:
+                    return moved
+                with self._heard:
+                    self._heard.wait_for(news, min(remaining, self._poll))
+        finally:
+            with self._lock:
+                for stream, held, _ in watches:
                     held.waiters -= 1
                     if held.waiters == 0:
                         del self._watches[stream]

@@ -2,10 +2,10 @@
 
 The :class:`Hub` runs one watcher task that blocks in the store's
 :meth:`~avanti.store.GameStore.follow_any` (in one worker thread, for every game with listeners
-at once) until a game's version passes the newest version its listeners were offered, whoever
-moved it (another server process on the same database, another writer), then loads that game
-and offers it to every listener. Changes made in this process are offered at once
-(:meth:`Hub.publish`) and are not loaded again by the watcher.
+at once) until another writer (another server process on the same database) moves a game past
+the newest version its listeners were offered, then loads that game and offers it to every
+listener. Changes made in this process are offered at once (:meth:`Hub.publish`): they neither
+wake the watcher (``others``) nor are loaded again.
 
 Each :class:`Listener` is one connection bound to one seat (or a spectator). It remembers the
 last version it sent and, when offered a newer game, sends that seat's ``update``: the events
@@ -23,6 +23,7 @@ one message (it does not read), is cut (:class:`Behind`): its session closes it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import threading
@@ -467,9 +468,9 @@ class Hub:
                 continue
             try:
                 moved = await to_thread.run_sync(
-                    self._games.follow_any,
-                    watched,
-                    self._follow_seconds,
+                    functools.partial(
+                        self._games.follow_any, watched, self._follow_seconds, others=True
+                    ),
                     abandon_on_cancel=True,
                 )
                 news = {
