@@ -7,6 +7,7 @@ while a helper thread plays through real HTTP and WebSocket clients and then sen
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import logging
@@ -23,7 +24,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from avanti.cli import _parser, main
-from avanti.cli.serve import DEFAULT_DATABASE, limits_from, open_store
+from avanti.cli.serve import DEFAULT_DATABASE, GC_THRESHOLDS, limits_from, open_store
 from avanti.server import ServerLimits
 from avanti.store import GameStore, SQLiteEventStore
 from tests.server.support import PATIENCE, open_socket, receive, wait_for
@@ -49,8 +50,17 @@ def quiet_root() -> Iterator[None]:
     root.setLevel(level)
 
 
+@pytest.fixture
+def gc_as_it_was() -> Iterator[None]:
+    """Put the garbage collector back as it was (``avanti serve`` sets it for its process)."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
 def test_serve_with_no_flags_keeps_games_in_avanti_db_and_stops_gracefully(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet_root: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet_root: None, gc_as_it_was: None
 ) -> None:
     monkeypatch.chdir(tmp_path)
     port = free_port()
@@ -70,6 +80,7 @@ def test_serve_with_no_flags_keeps_games_in_avanti_db_and_stops_gracefully(
 
                 wait_for(healthy, "avanti serve to answer")
                 started = True
+                seen["gc"] = (gc.get_threshold(), gc.get_freeze_count())
                 created = http.post("/games", json={"game": "mare", "players": ["Ann", "Bob"]})
                 game = seen["game"] = created.json()
                 ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
@@ -99,6 +110,8 @@ def test_serve_with_no_flags_keeps_games_in_avanti_db_and_stops_gracefully(
     assert code == 0
     assert "stopped" in out.getvalue()
     assert seen["close"] == 1012  # service restart: reconnect later
+    assert seen["gc"][0] == GC_THRESHOLDS  # a server's collector (what it loaded is frozen)
+    assert seen["gc"][1] > 0
     assert seen["update"]["version"] == seen["acknowledged"]
     assert (tmp_path / DEFAULT_DATABASE).is_file()
     with SQLiteEventStore(tmp_path / DEFAULT_DATABASE) as store:
@@ -130,7 +143,9 @@ def test_open_store_reads_a_path_as_an_sqlite_file(tmp_path: Path) -> None:
     assert json.dumps(DEFAULT_DATABASE) == '"avanti.db"'
 
 
-def test_serve_on_a_taken_port_exits_with_1(tmp_path: Path, quiet_root: None) -> None:
+def test_serve_on_a_taken_port_exits_with_1(
+    tmp_path: Path, quiet_root: None, gc_as_it_was: None
+) -> None:
     database = str(tmp_path / "games.db")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -176,7 +191,7 @@ def test_serve_refuses_a_bad_limit_before_it_opens_the_store(
 
 
 def test_serve_takes_limits_and_trusts_no_forwarded_address_by_default(
-    tmp_path: Path, quiet_root: None
+    tmp_path: Path, quiet_root: None, gc_as_it_was: None
 ) -> None:
     port = free_port()
     seen: dict[str, Any] = {}
@@ -194,6 +209,7 @@ def test_serve_takes_limits_and_trusts_no_forwarded_address_by_default(
 
                 wait_for(healthy, "avanti serve to answer")
                 started = True
+                seen["gc"] = (gc.get_threshold(), gc.get_freeze_count())
                 body = {"game": "mare", "players": ["Ann", "Bob"]}
                 seen["first"] = http.post("/games", json=body).status_code
                 # another address claimed through a header: the same client, the same bucket

