@@ -305,3 +305,69 @@ def test_an_append_whose_waiter_was_cancelled_leaves_the_others_answered(
     assert [told[0], told[2], told[3]] == [1, 1, 1]
     assert all(store.stream(name).version == 1 for name in names)
     store.close()
+
+
+def pipelined(tmp_path: Path, meanwhile: Any) -> tuple[list[int], list[Any], GameStore]:
+    """Two commands of one held game sent while the file is locked by another connection: the
+    versions each decision was made on, the two answers, and a second store's reading. Before
+    the lock is released, ``meanwhile(connection)`` runs in its transaction."""
+    path = tmp_path / "g.db"
+    games = GameStore(SQLiteEventStore(path, timeout=60.0), hold=True)
+    games.create("g", avanti_game(3), {"seats": 3})
+    decided: list[int] = []
+
+    def choose(record: StoredStream, game: Any) -> Any:
+        decided.append(game.version)
+        return game.legal_commands()[0]
+
+    async def play() -> list[Any]:
+        await games.run_soon("g", choose)  # the game is held from now on
+        holding = Holding(path)
+        try:
+            first = asyncio.create_task(games.run_soon("g", choose))
+            second = asyncio.create_task(games.run_soon("g", choose))
+            for _ in range(10_000):  # until both are decided (the loop's turns, not a time)
+                if len(decided) == 3:
+                    break
+                await asyncio.sleep(0)
+            assert len(decided) == 3, "the second command waited for the first's append"
+            assert not first.done()
+            assert not second.done()  # nothing is answered before it is durable
+            meanwhile(holding.raw)
+        finally:
+            holding.release()
+        return [await first, await second]
+
+    answers = asyncio.run(play())
+    return decided, answers, GameStore(SQLiteEventStore(path))
+
+
+def test_a_games_next_command_is_decided_while_the_append_before_is_on_its_way(
+    tmp_path: Path,
+) -> None:
+    """The second command is decided on the game the first left, while the first's append
+    still waits for the file; both are answered once committed, in order."""
+    decided, (first, second), reader = pipelined(tmp_path, lambda connection: None)
+    assert decided[1:] == [first.before, first.game.version]
+    assert second.before == first.game.version
+    assert second.game.version > first.game.version
+    assert reader.load("g", verify=True) == second.game
+
+
+def test_when_the_append_before_is_refused_the_next_command_is_read_and_decided_again(
+    tmp_path: Path,
+) -> None:
+    """Another writer changes the record while both appends wait: the first is refused and
+    decided again on a fresh read, and so is the second, decided on what the first would have
+    left; both land, in order, beside the other writer's change."""
+
+    def other_writer(connection: Any) -> None:
+        connection.execute("UPDATE streams SET metadata = ? WHERE stream = 'g'", ('{"x": 1}',))
+        connection.execute("COMMIT")
+        connection.execute("BEGIN IMMEDIATE")
+
+    decided, (first, second), reader = pipelined(tmp_path, other_writer)
+    assert len(decided) == 5  # each decided again after the refusal
+    assert second.before == first.game.version
+    assert reader.load("g", verify=True) == second.game
+    assert reader.events.stream("g").metadata["x"] == 1

@@ -259,7 +259,10 @@ class GameStore:
         :meth:`~avanti.store.base.EventStore.append_soon` answers it (SQLite's writer commits
         the appends of many games at once): no read and no worker thread. The commands of one
         game are decided one at a time, in the order they came, each on the game the one before
-        left. Everything else (a game not held yet, a refusal or a version conflict to look
+        left, at once, while that one's append may still be on its way to the disk (the store
+        commits one game's appends in the order it was handed them, and answers each only once
+        it is durable; when one is refused, those decided after it are refused too, and each is
+        read and decided again). Everything else (a game not held yet, a refusal or a version conflict to look
         into with a fresh read, a store without ``hold``) is :meth:`run` in a worker thread.
         ``choose`` may raise :class:`~avanti.core.errors.VersionConflict` to refuse a command
         decided at a version older than the held game's: the store's version is never older
@@ -284,65 +287,105 @@ class GameStore:
         turn.waiting += 1
         try:
             async with turn.lock:
-                return await self._run_soon(
-                    game_id, choose, expected_version, command_id, command_digest, summarize, run
+                pending = self._begin_soon(
+                    game_id, turn, choose, expected_version, command_id, command_digest, summarize
                 )
+                if pending is None:  # a read decides (or finds a retry), after the appends before
+                    await turn.settled()
+                    return await asyncio.to_thread(run)
+            return await self._finish_soon(game_id, turn, pending, run)
         finally:
             turn.waiting -= 1
             if not turn.waiting:
                 del self._turns[game_id]
 
-    async def _run_soon(
+    def _begin_soon(
         self,
         game_id: str,
+        turn: _Turn,
         choose: Callable[[StoredStream, AnyGame], Any],
         expected_version: int | None,
         command_id: str | None,
         command_digest: str | None,
         summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
-        run: Callable[[], Executed],
-    ) -> Executed:
-        """:meth:`run_soon`, in the game's turn."""
-        held = self._held_record(game_id)
+    ) -> _Pending | None:
+        """:meth:`run_soon`'s decision, in the game's turn, without waiting: the command decided
+        on the game the command before left (durable or still on its way to the disk) and its
+        append handed to the store (the store commits one game's appends in the order they
+        came). ``None`` when a read is to decide instead."""
+        held = turn.tip if turn.tip is not None else self._held_record(game_id)
         if held is None or (expected_version is not None and expected_version != held[1].version):
-            return await asyncio.to_thread(run)  # a read decides (or finds a retry)
+            return None
         record, game, stored = held
         try:
             command = choose(record, game)
         except VersionConflict:
             if command_id is not None:  # whether it is a retry is the store's to say
-                return await asyncio.to_thread(run)
+                return None
             raise
         except Exception:  # refused on what this object holds: read it first
-            return await asyncio.to_thread(run)
+            return None
         try:
             after = game.execute(command)
         except IllegalCommand:
-            return await asyncio.to_thread(run)
+            return None
         new, update = self._written(game, after, stored, summarize)
-        try:
-            # the trusted road: this object built every argument (see _append_trusted)
-            version = await self.events.append_soon(
-                game_id,
-                new,
-                stored,
-                command_id=command_id,
-                command_digest=None
-                if command_id is None
-                else command_digest or _digest(game, command),
-                metadata_update=update,
-                expected_metadata=record.metadata,
-                _texts=tuple([dump_json(data, "an event") for data in new]),
-            )
-        except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
-            self._unhold(game_id)
-            return await asyncio.to_thread(run)
-        if version != stored + len(new):  # the same command id got there first
-            return await asyncio.to_thread(self._earlier, game_id, record, version)
+        # the trusted road: this object built every argument (see _append_trusted)
+        future = self.events.append_soon(
+            game_id,
+            new,
+            stored,
+            command_id=command_id,
+            command_digest=None if command_id is None else command_digest or _digest(game, command),
+            metadata_update=update,
+            expected_metadata=record.metadata,
+            _texts=tuple([dump_json(data, "an event") for data in new]),
+        )
         metadata = record.metadata if update is None else {**record.metadata, **update}
-        record = attrs.evolve(record, version=version, metadata=metadata)
-        self._remember(game_id, after, version, record)
-        return Executed(game=after, record=record, before=stored, repeated=False)
+        version = stored + len(new)
+        tip = (attrs.evolve(record, version=version, metadata=metadata), after, version)
+        pending = _Pending(future, record, stored, tip)
+        turn.tip = tip  # the next command of the game is decided on it at once
+        turn.last = future
+        return pending
+
+    async def _finish_soon(
+        self, game_id: str, turn: _Turn, pending: _Pending, run: Callable[[], Executed]
+    ) -> Executed:
+        """:meth:`run_soon` once its append is answered: the game it left, or (the append
+        refused) the command read and decided again, after every append of the game before."""
+        record, after, version = pending.tip
+        try:
+            stored = await pending.future
+        except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
+            self._forget_tip(game_id, turn)
+            async with turn.lock:
+                await turn.settled()
+                return await asyncio.to_thread(run)
+        except BaseException:
+            self._forget_tip(game_id, turn)
+            raise
+        if stored != version:  # the same command id got there first
+            self._forget_tip(game_id, turn)
+            return await asyncio.to_thread(self._earlier, game_id, pending.record, stored)
+        self._remember_newer(game_id, after, version, record)
+        return Executed(game=after, record=record, before=pending.stored, repeated=False)
+
+    def _forget_tip(self, game_id: str, turn: _Turn) -> None:
+        """An append of the game was refused: the commands decided on what it would have left
+        are refused too (their versions do not follow on), and the next one reads first."""
+        turn.tip = None
+        self._unhold(game_id)
+
+    def _remember_newer(
+        self, game_id: str, game: AnyGame, stored: int, record: StoredStream
+    ) -> None:
+        """:meth:`_remember`, unless a newer version is remembered already (a read in a worker
+        thread may have found one before this append was answered)."""
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+        if cached is None or cached[1] <= stored:
+            self._remember(game_id, game, stored, record)
 
     @staticmethod
     def _written(
@@ -728,13 +771,45 @@ class GameStore:
 
 
 class _Turn:
-    """The commands of one game waiting for :meth:`GameStore.run_soon` (on one event loop)."""
+    """The commands of one game waiting for :meth:`GameStore.run_soon` (on one event loop):
+    decided one at a time, each on the game the one before left (:attr:`tip`) while that one's
+    append may still be on its way to the disk."""
 
-    __slots__ = ("lock", "waiting")
+    __slots__ = ("last", "lock", "tip", "waiting")
 
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
         self.waiting = 0
+        self.tip: tuple[StoredStream, AnyGame, int] | None = None
+        """The record, game and stored version the last command decided left (its append
+        under way or done); ``None`` when the next is decided on the held game."""
+        self.last: asyncio.Future[int] | None = None
+        """The append of the last command decided on the road without a read."""
+
+    async def settled(self) -> None:
+        """Wait until the last append handed to the store is answered (whatever the answer):
+        a read made then finds every append decided before it."""
+        last = self.last
+        if last is not None and not last.done():
+            await asyncio.wait([last])
+
+
+class _Pending:
+    """A command decided on the loop whose append the store was handed."""
+
+    __slots__ = ("future", "record", "stored", "tip")
+
+    def __init__(
+        self,
+        future: asyncio.Future[int],
+        record: StoredStream,
+        stored: int,
+        tip: tuple[StoredStream, AnyGame, int],
+    ) -> None:
+        self.future = future
+        self.record = record
+        self.stored = stored
+        self.tip = tip
 
 
 def _whole_commands(
