@@ -341,4 +341,4 @@ def test_the_record_a_command_leaves_is_the_record_its_metadata_holds(
             game, commands = acted.game, commands + 1
         return commands
 
-    assert asyncio.run(play()) > 10
+    assert asyncio.run(play()) >= 2  # both roads (the game's length is its secret seed's)

@@ -371,3 +371,33 @@ def test_when_the_append_before_is_refused_the_next_command_is_read_and_decided_
     assert second.before == first.game.version
     assert reader.load("g", verify=True) == second.game
     assert reader.events.stream("g").metadata["x"] == 1
+
+
+def test_a_game_another_writer_moved_is_held_once_loaded(tmp_path: Path) -> None:
+    """A server loads a game another process moved, to show its seats: the load holds it with
+    its record, so the next command on it is decided and appended without a read."""
+    path = tmp_path / "g.db"
+    mine = GameStore(SQLiteEventStore(path), hold=True)
+    theirs = GameStore(SQLiteEventStore(path), hold=True)
+    mine.create("g", avanti_game(4), {"seats": 3})
+
+    async def play() -> tuple[int, Any]:
+        await mine.run_soon("g", choose_first)
+        await theirs.run_soon("g", choose_first)  # another process moves the game on
+        shown = mine.load("g")  # what the follower of this process does
+        reads: list[str] = []
+        for name in ("stream", "read"):
+            real = getattr(mine.events, name)
+
+            def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+                reads.append(_name)
+                return _real(*args, **kw)
+
+            setattr(mine.events, name, counted)
+        executed = await mine.run_soon("g", choose_first)
+        assert executed.before == shown.version
+        return len(reads), executed
+
+    reads, executed = asyncio.run(play())
+    assert reads == 0
+    assert GameStore(SQLiteEventStore(path)).load("g", verify=True) == executed.game
