@@ -56,6 +56,8 @@ nitpick_ignore_regex = [
     ("py:(class|obj)", r"~?(avanti\..*\.)?([A-Z][A-Za-z]*T|[A-Z])(_co|_contra)?"),
     # Private protocols that only type a parameter (``avanti.bots.driver._Seated``).
     ("py:class", r"avanti\..*\._[A-Za-z]+"),
+    # asyncio's C future, as an overload of ``append_soon`` names it.
+    ("py:class", r"_asyncio\.Future"),
 ]
 
 # The network is not reachable when the docs are built: intersphinx reads small local inventories

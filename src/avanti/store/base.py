@@ -320,7 +320,7 @@ class EventStore(abc.ABC):
 
         ``_texts`` is :class:`~avanti.store.games.GameStore`'s own road, not the caller's: the
         events already written as JSON text, the future one of the running event loop
-        (:meth:`_append_trusted`).
+        (``_append_trusted``).
         """
         if _texts is not None:
             return self._append_trusted(
@@ -435,7 +435,7 @@ class EventStore(abc.ABC):
         update: Mapping[str, JSONValue] | None,
         known: Mapping[str, JSONValue] | None,
     ) -> asyncio.Future[int]:
-        """The hook of :meth:`_append_trusted`, the limits checked: by default the JSON copies
+        """The hook of ``_append_trusted``, the limits checked: by default the JSON copies
         :meth:`append_soon` makes of ``update`` and ``known`` (which the hooks of a store
         compare as plain dicts) handed to :meth:`_append_soon`, its future awaited on
         ``loop``. A store with a writer of its own answers on ``loop`` directly."""
