@@ -271,7 +271,8 @@ class GameStore:
         left, at once, while that one's append may still be on its way to the disk (the store
         commits one game's appends in the order it was handed them, and answers each only once
         it is durable; when one is refused, those decided after it are refused too, and each is
-        read and decided again). Everything else (a game not held yet, a refusal or a version conflict to look
+        read and decided again). Everything else (a game not held yet, a refusal or a version
+        conflict to look
         into with a fresh read, a store without ``hold``) is :meth:`run` in a worker thread.
         ``choose`` may raise :class:`~avanti.core.errors.VersionConflict` to refuse a command
         decided at a version older than the held game's: the store's version is never older
