@@ -53,6 +53,7 @@ __all__ = [
     "StreamExists",
     "UnknownStream",
     "check_append",
+    "check_append_limits",
     "check_command_digest",
     "check_command_id",
     "check_expected_metadata",
@@ -395,22 +396,10 @@ class EventStore(abc.ABC):
         compares the copies :meth:`append_soon` makes (equal as JSON), so every refusal is the
         same. Must be called on the thread of a running event loop.
         """
-        if len(texts) > MAX_APPEND_EVENTS:
-            raise InvalidArgument(
-                f"one append holds at most {MAX_APPEND_EVENTS} events, not {len(texts)}"
-            )
-        size = sum(len(text.encode()) for text in texts)
-        if size > MAX_APPEND_BYTES:
-            raise InvalidArgument(
-                f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
-            )
+        check_append_limits(len(texts), texts)
         check_command_digest(digest)
         if update is not None:
-            size = len(dump_json(update, "metadata").encode())
-            if size > MAX_METADATA_BYTES:
-                raise InvalidArgument(
-                    f"metadata holds at most {MAX_METADATA_BYTES} bytes of JSON, not {size}"
-                )
+            check_metadata(update)
         return self._append_on_loop(
             asyncio.get_running_loop(),
             stream,
@@ -636,17 +625,22 @@ def check_append(events: Sequence[JSONValue], expected_version: int) -> tuple[st
         raise InvalidArgument(
             f"expected_version must be a non-negative int, not {expected_version!r}"
         )
-    if len(events) > MAX_APPEND_EVENTS:
-        raise InvalidArgument(
-            f"one append holds at most {MAX_APPEND_EVENTS} events, not {len(events)}"
-        )
+    check_append_limits(len(events), ())
     texts = tuple(dump_json(event, "an event") for event in events)
+    check_append_limits(len(texts), texts)
+    return texts
+
+
+def check_append_limits(count: int, texts: Sequence[str]) -> None:
+    """Refuse an append of more than :data:`MAX_APPEND_EVENTS` events (``count``) or of more
+    than :data:`MAX_APPEND_BYTES` bytes of JSON (``texts``, each event's)."""
+    if count > MAX_APPEND_EVENTS:
+        raise InvalidArgument(f"one append holds at most {MAX_APPEND_EVENTS} events, not {count}")
     size = sum(len(text.encode()) for text in texts)
     if size > MAX_APPEND_BYTES:
         raise InvalidArgument(
             f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
         )
-    return texts
 
 
 def check_expected_metadata(expected: object) -> dict[str, JSONValue] | None:

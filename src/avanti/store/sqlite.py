@@ -761,15 +761,7 @@ class SQLiteEventStore(EventStore):
         while True:
             now = time.monotonic()
             if now >= poll_at:
-                with self._connection() as connection:
-                    rows = connection.execute(
-                        "SELECT stream, version FROM streams WHERE stream IN "
-                        "(SELECT value FROM json_each(?))",
-                        (names,),
-                    ).fetchall()
-                if len(rows) < len(versions):
-                    found = {row[0] for row in rows}
-                    raise UnknownStream(next(name for name in versions if name not in found))
+                rows = self._versions(names, versions)
                 poll_at = now + pause
                 pause = min(pause * 1.5, 0.01)
             else:
@@ -782,6 +774,20 @@ class SQLiteEventStore(EventStore):
             with self._changed:
                 self._changed.wait(max(0.0, min(poll_at - time.monotonic(), left)))
 
+    def _versions(self, names: str, versions: Mapping[str, int]) -> list[tuple[str, int]]:
+        """The stored version of each stream of ``versions`` (``names``: their names as a
+        JSON array), in one query; :class:`UnknownStream` for one that does not exist."""
+        with self._connection() as connection:
+            rows: list[tuple[str, int]] = connection.execute(
+                "SELECT stream, version FROM streams WHERE stream IN "
+                "(SELECT value FROM json_each(?))",
+                (names,),
+            ).fetchall()
+        if len(rows) < len(versions):
+            found = {row[0] for row in rows}
+            raise UnknownStream(next(name for name in versions if name not in found))
+        return rows
+
     def _wait_others(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
         """Appends through this object neither wake the waiter nor count: the streams'
         versions are polled in one query, at most 10 ms apart, and a version this object
@@ -790,15 +796,7 @@ class SQLiteEventStore(EventStore):
         deadline = time.monotonic() + seconds
         pause = 0.001
         while True:
-            with self._connection() as connection:
-                rows = connection.execute(
-                    "SELECT stream, version FROM streams WHERE stream IN "
-                    "(SELECT value FROM json_each(?))",
-                    (names,),
-                ).fetchall()
-            if len(rows) < len(versions):
-                found = {row[0] for row in rows}
-                raise UnknownStream(next(name for name in versions if name not in found))
+            rows = self._versions(names, versions)
             with self._changed:
                 written = self._written
                 moved = {
