@@ -205,12 +205,16 @@ class _Command:
         """The table's record the command was decided on (the last time it was decided)."""
         self.summary: GameSummary | None = None
         self.started: Started | None = None
-        self.stored: dict[str, Any] = {
+
+    @property
+    def stored(self) -> dict[str, Any]:
+        """The store's arguments besides the game and :meth:`choose` (made when asked: held,
+        the bound method would make the command a cycle, freed only by the collector)."""
+        return {
             "command_id": self.command_id,
             "command_digest": self.digest or None,
             "summarize": self.summarize,
         }
-        """The store's arguments besides the game and :meth:`choose`."""
 
     def summarize(self, after: AnyGame) -> dict[str, JSONValue]:
         """The lobby's summary, and for a timed game when its new version began to wait (in

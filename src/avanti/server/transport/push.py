@@ -205,6 +205,13 @@ class Listener:
         else:
             self._timer = loop.call_at(since + self._send_timeout, self._overdue)
 
+    def stop(self) -> None:
+        """The session ended: stop the send timer (armed, it would keep the listener and its
+        connection alive until it fires)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     async def _timed(self, text: str) -> None:
         """Send within the send timeout, else :class:`Behind`: a timer (armed once for many
         sends) cuts the listener when a send outlasts it."""
@@ -417,7 +424,9 @@ class Hub:
             listener.offer(channel.newest)
 
     def leave(self, listener: Listener) -> None:
-        """Remove a listener that joined (and stop watching its game after the last)."""
+        """Remove a listener that joined (and stop watching its game after the last); its
+        send timer is stopped."""
+        listener.stop()
         channel = self._channels[listener.game_id]
         channel.listeners.discard(listener)
         if not channel.listeners:

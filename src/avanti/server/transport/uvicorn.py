@@ -41,6 +41,8 @@ def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyn
     parent: Any = base if base is not None else _base_protocol()
 
     class Guarded(parent):  # type: ignore[misc]
+        _guard: asyncio.TimerHandle | None = None
+
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
@@ -49,8 +51,23 @@ def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyn
             super().on_response_complete()
             self._arm()
 
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._disarm()  # the WebSocket's own limits take over
+            super().handle_websocket_upgrade(*args)
+
         def _arm(self) -> None:
-            self.loop.call_later(seconds, self._expire, self.cycle)
+            self._disarm()
+            self._guard = self.loop.call_later(seconds, self._expire, self.cycle)
+
+        def _disarm(self) -> None:
+            # a timer left armed keeps the connection's objects alive until it fires
+            if self._guard is not None:
+                self._guard.cancel()
+                self._guard = None
 
         def _expire(self, cycle: Any) -> None:
             transport = self.transport
