@@ -618,9 +618,11 @@ class Tables:
 
     def ended(self, stream: str) -> None:
         """Count the game or open table ``stream`` as in play no more in :meth:`in_play` (this
-        process saw it end, or a table start its game)."""
+        process saw it end, or a table start its game), and forget its noted versions
+        (:meth:`note`)."""
         with self.lock:
             self._ended.add(stream)
+            self._noted.pop(stream, None)  # no seat of an ended game catches up any more
 
     def made(self, client: str, stream: str, *, table: bool = False) -> None:
         """Count the game or open table (``table``) ``stream`` that this process just created

@@ -142,6 +142,7 @@ class Listener:
         self._wake = asyncio.Event()  # the loop's own: set for every message, cheaply
         self._sending_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._finished = False
 
     @property
     def behind(self) -> str | None:
@@ -205,6 +206,13 @@ class Listener:
         else:
             self._timer = loop.call_at(since + self._send_timeout, self._overdue)
 
+    def finish(self) -> None:
+        """The session ended: :meth:`run` returns at its next turn, after the message it is
+        sending (a task ended so, not cancelled, leaves no exception with its frames behind
+        for the garbage collector)."""
+        self._finished = True
+        self._wake.set()
+
     def stop(self) -> None:
         """The session ended: stop the send timer (armed, it would keep the listener and its
         connection alive until it fires)."""
@@ -264,12 +272,14 @@ class Listener:
         self.last = max(self.last, game.version)
 
     async def run(self) -> None:
-        """Send what is queued and every newer version offered, until cancelled, the
-        connection fails, or it falls behind (:class:`Behind`)."""
+        """Send what is queued and every newer version offered, until :meth:`finish`, cancelled,
+        the connection fails, or it falls behind (:class:`Behind`)."""
         outbox = self._outbox
         while True:
             await self._wake.wait()
             self._wake.clear()
+            if self._finished:
+                return
             if self._behind is not None:
                 raise Behind(self._behind)
             while outbox:
@@ -424,13 +434,15 @@ class Hub:
             listener.offer(channel.newest)
 
     def leave(self, listener: Listener) -> None:
-        """Remove a listener that joined (and stop watching its game after the last); its
-        send timer is stopped."""
+        """Remove a listener that joined (and stop watching its game after the last, whose
+        :class:`~avanti.server.protocol.wire.Shared` is let go); its send timer is stopped."""
         listener.stop()
         channel = self._channels[listener.game_id]
         channel.listeners.discard(listener)
         if not channel.listeners:
             del self._channels[listener.game_id]
+            with self._payloads_lock:  # what its updates shared is needed by nobody here now
+                self._shared.pop(listener.game_id, None)
 
     def tell(self, game_id: str, text: str) -> None:
         """Queue one message (a chat message, a rematch) for every connection of a game in

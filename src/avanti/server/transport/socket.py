@@ -103,6 +103,11 @@ class _Idle:
         self._timer.cancel()
 
 
+FINISH_SECONDS = 1.0
+"""How long an ended session waits for its push task to finish the message it is sending
+before cancelling it."""
+
+
 class _Gone(Exception):
     """The WebSocket's client went away."""
 
@@ -342,7 +347,12 @@ async def _listen(server: Server, socket: _Socket, listener: Listener) -> Except
             ended = error
         finally:
             idle.stop()
-        tasks.cancel_scope.cancel()
+        listener.finish()  # the push task returns (cancelling it would leave a cycle behind)
+        tasks.cancel_scope.deadline = anyio.current_time() + FINISH_SECONDS
+    if isinstance(ended, (_Gone, _Closing)):
+        # an expected end: its traceback would hold this frame, and the frame it (a cycle that
+        # only the garbage collector frees, with every frame of the session)
+        ended.__traceback__ = None
     if listener.behind is not None:
         return _behind(listener, Behind(listener.behind))
     if idle.expired:

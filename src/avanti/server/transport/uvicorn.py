@@ -21,7 +21,7 @@ import uvicorn
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 
-__all__ = ["RedactQueries", "guarded_protocol", "uvicorn_config"]
+__all__ = ["RedactQueries", "guarded_protocol", "released_websocket", "uvicorn_config"]
 
 
 def _base_protocol() -> type[asyncio.Protocol]:
@@ -58,6 +58,9 @@ def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyn
         def handle_websocket_upgrade(self, *args: Any) -> None:
             self._disarm()  # the WebSocket's own limits take over
             super().handle_websocket_upgrade(*args)
+            # the HTTP parser is done (it refers back to this object through its callbacks: a
+            # cycle that would keep both for the garbage collector once the socket closes)
+            self.parser = None
 
         def _arm(self) -> None:
             self._disarm()
@@ -79,6 +82,25 @@ def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyn
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{parent.__name__}"
     return Guarded
+
+
+def released_websocket() -> type[asyncio.Protocol] | None:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one) that lets go of a closed
+    connection's objects at once: its frame parser (a generator that refers back to its
+    connection) is closed when the connection is lost, so that what the connection held is
+    freed by reference counting instead of waiting for the garbage collector."""
+    if importlib.util.find_spec("websockets") is None:  # pragma: no cover - the server extra has it
+        return None
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class Released(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            parser = getattr(self.conn, "parser", None)
+            if parser is not None:
+                parser.close()
+
+    return Released
 
 
 class RedactQueries(logging.Filter):
@@ -103,6 +125,7 @@ def uvicorn_config(app: Any, limits: ServerLimits, **options: Any) -> uvicorn.Co
     return uvicorn.Config(
         app,
         http=guarded_protocol(limits.header_timeout),
+        ws=released_websocket() or "auto",
         loop="uvloop" if has_uvloop else "asyncio",
         ws_per_message_deflate=False,
         ws_max_size=4 * limits.max_message_bytes,  # the app refuses beyond the limit
