@@ -28,6 +28,7 @@ from avanti.store import (
     Recorded,
     SQLiteEventStore,
     StoredStream,
+    UnknownStream,
 )
 from tests import toy
 
@@ -338,3 +339,31 @@ def test_a_cached_game_meets_an_event_it_cannot_read(store: EventStore) -> None:
     store.append("g", [{"type": "NoSuchEvent"}], store.stream("g").version)
     with pytest.raises(DecodeError, match="stored game 'g' cannot be read"):
         games.run("g", lambda r, g: g.legal_commands()[0])
+
+
+def test_a_game_loaded_with_its_record_reads_the_record_once(store: EventStore) -> None:
+    """``load_with_record`` on a holding store: the record and the game from one ``stream``
+    (and one ``read`` when the game is not cached), the game's version the record's; a game
+    another writer moved since is read up to the record's version. Without ``hold``: the
+    record, then :meth:`~avanti.store.GameStore.load`."""
+    counting = Counting(store)
+    games = GameStore(counting, hold=True)
+    games.create("g", mare_game(1))
+    counting.calls.clear()
+    record, game = games.load_with_record("g")
+    assert counting.calls == Counter({"stream": 1})  # created here: cached
+    assert record == store.stream("g")
+    assert game.version == record.version
+    other = GameStore(store, cache=0)
+    moved = other.execute("g", other.load("g").legal_commands()[0])
+    counting.calls.clear()
+    record, game = games.load_with_record("g")
+    assert counting.calls == Counter({"stream": 1, "read": 1})
+    assert record.version == game.version == moved.version
+    assert game == moved
+    plain = Counting(store)
+    record, game = GameStore(plain).load_with_record("g")
+    assert plain.calls == Counter({"stream": 2, "read": 1})
+    assert (record.version, game) == (moved.version, moved)
+    with pytest.raises(UnknownStream):
+        games.load_with_record("nothing")

@@ -7,6 +7,7 @@ import multiprocessing
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from avanti.store import (
     UnknownStream,
 )
 from avanti.store.sqlite import MAX_BATCH, SCHEMA_VERSION, _listing
-from tests.store.contract import StoreContract, in_thread
+from tests.store.contract import StoreContract, event, in_thread, make
 
 
 class TestSQLiteFile(StoreContract):
@@ -358,3 +359,51 @@ def test_metadata_that_is_no_object_is_reported_corrupt_by_an_append(tmp_path: P
             store.append("g", [1], 0, metadata_update={"a": 1})
         assert store.read("g") == ()
         assert store.append("g", [1], 0) == 1
+
+
+def test_a_follower_queries_the_streams_only_after_another_connection_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``others``, the waiter asks ``PRAGMA data_version`` of the connection this handle
+    writes on at every poll (at most 10 ms apart), and queries the streams' versions only when
+    the wait begins and after another connection committed: this handle's own appends and any
+    number of polls cost no query; another handle's append is found by exactly one more."""
+    store = SQLiteEventStore(tmp_path / "games.db")
+    second = SQLiteEventStore(tmp_path / "games.db")
+    try:
+        make(store, "g1")
+        make(store, "g2")
+        queries: list[dict[str, int]] = []
+        versions = store._versions
+
+        def counted_versions(names: str, watched: dict[str, int]) -> list[tuple[str, int]]:
+            queries.append(dict(watched))
+            return versions(names, watched)
+
+        class Pauses(threading.Event):
+            """The store's stop signal, counting the pauses between polls."""
+
+            count = 0
+
+            def wait(self, timeout: float | None = None) -> bool:
+                Pauses.count += 1
+                return super().wait(timeout)
+
+        monkeypatch.setattr(store, "_versions", counted_versions)
+        monkeypatch.setattr(store, "_stopping", Pauses())
+        waiter, told = in_thread(lambda: store.wait_any({"g1": 0, "g2": 0}, 60.0, others=True))
+        for position in range(3):  # its own appends: committed on the connection it asks
+            store.append("g1", [event(position)], position)
+        seen = Pauses.count
+        deadline = time.monotonic() + 30
+        while Pauses.count < seen + 5 and time.monotonic() < deadline:  # five polls since
+            time.sleep(0.005)
+        assert Pauses.count >= seen + 5
+        assert len(queries) == 1  # the one the wait began with
+        second.append("g2", [event(0), event(1)], 0)
+        waiter.join()
+        assert told == [{"g2": 2}]
+        assert len(queries) == 2
+    finally:
+        second.close()
+        store.close()

@@ -198,6 +198,28 @@ class GameStore:
                 pass
         return self._load(game_id, None, verify=verify)[0]
 
+    def load_with_record(
+        self, game_id: str
+    ) -> tuple[StoredStream, Game[Any, Any, Any, Any, Any, Any]]:
+        """:meth:`load`, with the stream's record (its metadata, its version) as read with it:
+        with ``hold``, one read of the record for both (a server reading a game and its table's
+        record for a seat that connects), and the game is held; otherwise the record is read,
+        then the game loaded (its version may be newer than the record's).
+
+        :raises UnknownStream: there is no such game.
+        :raises DecodeError: the stored data cannot be read as a game of its format.
+        :raises UnknownGame: the game's format is not one this store knows.
+        """
+        if self._hold:
+            try:
+                record, game, _ = self._load_record(game_id)
+            except InvalidArgument:  # stored at an older format: read (upcast), not held
+                pass
+            else:
+                return record, game
+        record = self.events.stream(game_id)
+        return record, self._load(game_id, None)[0]
+
     def run(
         self,
         game_id: str,

@@ -242,6 +242,10 @@ class SQLiteEventStore(EventStore):
         self._writing = threading.Lock()  # this process's appends, one at a time
         self._idle: list[sqlite3.Connection] = []
         self._all: list[sqlite3.Connection] = []
+        # every write of this object is made on this one connection (under ``_writing``): its
+        # ``PRAGMA data_version`` changes only when another connection or process commits
+        self._own: sqlite3.Connection | None = None
+        self._own_busy = False  # a write is under way on it (closed when it comes back)
         self._closed = False
         self._pid = os.getpid()
         self._changed = threading.Condition()  # wakes waiters of this object at once
@@ -260,8 +264,11 @@ class SQLiteEventStore(EventStore):
     # -- connections and errors: the one place driver errors become library errors -------------
 
     @contextlib.contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        """Borrow a connection; translate every driver error into :class:`StoreError`."""
+    def _connection(self, *, own: bool = False) -> Iterator[sqlite3.Connection]:
+        """Borrow a connection; translate every driver error into :class:`StoreError`. With
+        ``own`` (the caller holds ``_writing``), the connection every write of this object is
+        made on (in memory, the one connection there is)."""
+        own = own and not self._memory
         with self._memory_lock if self._memory else contextlib.nullcontext():
             with self._lock:
                 if self._closed:
@@ -269,10 +276,14 @@ class SQLiteEventStore(EventStore):
                 if self._pid != os.getpid() and not self._memory:
                     # a forked child: the parent's connections are not ours to use (or close)
                     self._pid, self._idle, self._all = os.getpid(), [], []
-                connection = self._idle.pop() if self._idle else None
+                    self._own, self._own_busy = None, False
+                connection = self._own if own else (self._idle.pop() if self._idle else None)
+                self._own_busy = self._own_busy or own
             try:
                 if connection is None:
                     connection = self._connect()
+                    if own:
+                        self._own = connection
                 yield connection
             except sqlite3.Error as error:
                 if connection is not None and connection.in_transaction:
@@ -280,8 +291,28 @@ class SQLiteEventStore(EventStore):
                         connection.execute("ROLLBACK")
                 raise self._translate(error) from error
             finally:
-                if connection is not None:
-                    self._release(connection)
+                if not own:
+                    if connection is not None:
+                        self._release(connection)
+                elif connection is None:  # it could not be opened
+                    with self._lock:
+                        self._own_busy = False
+                else:
+                    self._keep_own(connection)
+
+    def _keep_own(self, connection: sqlite3.Connection) -> None:
+        """The own connection back from a write: kept, or closed if the store was closed."""
+        if connection.in_transaction:  # left by an error that was not the driver's
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+        with self._lock:
+            self._own_busy = False
+            if not self._closed:
+                return
+            self._own = None
+            if connection in self._all:
+                self._all.remove(connection)
+        connection.close()
 
     def _corrupt(self, what: str) -> StoreError:
         return StoreError(f"{self._name} {_PROBLEMS['SQLITE_CORRUPT']} ({what})")
@@ -540,7 +571,7 @@ class SQLiteEventStore(EventStore):
         (``None`` for a new stream) or its refusal, once committed; ``kept`` gets the metadata
         each stream an append compared or wrote holds then (to keep once committed)."""
         answers: list[int | Exception | None] = []
-        with self._writing, self._connection() as connection:
+        with self._writing, self._connection(own=True) as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 for request in batch:
@@ -710,7 +741,7 @@ class SQLiteEventStore(EventStore):
         text = metadata
         if expected is not None:
             return self._swap_metadata(stream, text, expected)
-        with self._connection() as connection:
+        with self._writing, self._connection(own=True) as connection:
             row = connection.execute(
                 "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
                 "RETURNING stream, format, format_version, setup, metadata, version, created, "
@@ -723,7 +754,7 @@ class SQLiteEventStore(EventStore):
 
     def _swap_metadata(self, stream: str, text: str, before: dict[str, JSONValue]) -> StoredStream:
         """``set_metadata`` with ``expected``: compare and replace in one transaction."""
-        with self._writing, self._connection() as connection:
+        with self._writing, self._connection(own=True) as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 found = connection.execute(
@@ -789,26 +820,47 @@ class SQLiteEventStore(EventStore):
         return rows
 
     def _wait_others(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
-        """Appends through this object neither wake the waiter nor count: the streams'
-        versions are polled in one query, at most 10 ms apart, and a version this object
-        committed last is no news."""
+        """Appends through this object neither wake the waiter nor count: at most 10 ms apart,
+        the waiter asks whether another connection committed since it last looked (``PRAGMA
+        data_version`` of the connection this object writes on, which its own commits leave
+        as it is), and only then polls the streams' versions, in one query; a version this
+        object committed last is no news."""
         names = json.dumps(list(versions))
         deadline = time.monotonic() + seconds
         pause = 0.001
+        looked: int | None = None  # the data version the last query began after
         while True:
-            rows = self._versions(names, versions)
-            with self._changed:
-                written = self._written
-                moved = {
-                    stream: int(version)
-                    for stream, version in rows
-                    if version > versions[stream] and version > written.get(stream, -1)
-                }
             left = deadline - time.monotonic()
-            if moved or left <= 0 or self._closed:
-                return moved
+            seen = self._data_version(left)
+            if seen is None or seen != looked:
+                looked = seen
+                rows = self._versions(names, versions)
+                with self._changed:
+                    written = self._written
+                    moved = {
+                        stream: int(version)
+                        for stream, version in rows
+                        if version > versions[stream] and version > written.get(stream, -1)
+                    }
+                if moved:
+                    return moved
+            left = deadline - time.monotonic()
+            if left <= 0 or self._closed:
+                return {}
             self._stopping.wait(min(pause, left))
             pause = min(pause * 1.5, 0.01)
+
+    def _data_version(self, seconds: float) -> int | None:
+        """``PRAGMA data_version`` of the connection this object writes on: it changes only when
+        another connection (another object or process) commits. ``None`` when the writes took
+        the connection for longer than ``seconds``."""
+        if not self._writing.acquire(timeout=max(0.0, seconds)):
+            return None
+        try:
+            with self._connection(own=True) as connection:
+                return int(connection.execute("PRAGMA data_version").fetchone()[0])
+        finally:
+            self._writing.release()
 
     def close(self) -> None:
         """Close every connection; the store refuses work afterwards."""
@@ -820,6 +872,9 @@ class SQLiteEventStore(EventStore):
             # Connections in use are closed when they come back (``_release``), not under
             # the thread still using them.
             connections, self._all, self._idle = self._idle, [], []
+            if self._own is not None and not self._own_busy:  # else closed when it is back
+                connections.append(self._own)
+                self._own = None
         for connection in connections:
             with contextlib.suppress(sqlite3.Error):
                 connection.close()

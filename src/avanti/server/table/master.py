@@ -387,12 +387,13 @@ class Tables:
         return record, kept.table
 
     def read(self, game: str) -> Seated:
-        """A game with its record and seats; 404 for an unknown game."""
-        record, kept = self.stored(game)
+        """A game with its record and seats (the record read once for both); 404 for an
+        unknown game."""
         try:
-            loaded = self.games.load(record.stream)
-        except UnknownStream:  # pragma: no cover - deleted between the two reads
+            record, loaded = self.games.load_with_record(game_id(game))
+        except UnknownStream:
             raise unknown_game() from None
+        kept = self.record_of(record)
         self.note(game, loaded)
         return Seated(record, kept.table, loaded, kept)
 
