@@ -407,3 +407,39 @@ def test_a_follower_queries_the_streams_only_after_another_connection_commits(
     finally:
         second.close()
         store.close()
+
+
+def test_a_writer_waits_for_another_process_in_short_pauses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another connection holds the file's write lock, the writer tries ``BEGIN
+    IMMEDIATE`` again after pauses growing from 0.1 ms to at most 2 ms (SQLite's own busy
+    handler sleeps up to 100 ms at a time, so a writer of another process committing batch
+    after batch kept this one asleep); once the lock is released, the append commits."""
+    path = tmp_path / "games.db"
+    store = SQLiteEventStore(path, timeout=60.0)
+    try:
+        store.create("a", format="toy", format_version=1, setup={})
+        pauses: list[float] = []
+        sleep = time.sleep
+
+        def counted(seconds: float) -> None:
+            if threading.current_thread().name == "avanti-sqlite-writer":
+                pauses.append(seconds)
+            sleep(seconds)
+
+        monkeypatch.setattr("avanti.store.sqlite.time.sleep", counted)
+        holding = Holding(path)
+        thread, told = in_thread(functools.partial(store.append, "a", [1], 0))
+        deadline = time.monotonic() + 30
+        while len(pauses) < 20 and time.monotonic() < deadline:  # twenty tries, then free it
+            threading.Event().wait(0.005)
+        holding.release()
+        thread.join()
+        assert told == [1]
+        assert len(pauses) >= 20
+        assert pauses[:3] == pytest.approx([0.0001, 0.0002, 0.0004])
+        assert max(pauses) == 0.002
+        assert store.stream("a").version == 1
+    finally:
+        store.close()

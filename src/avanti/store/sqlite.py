@@ -282,7 +282,8 @@ class SQLiteEventStore(EventStore):
             try:
                 if connection is None:
                     connection = self._connect()
-                    if own:
+                    if own:  # _begin waits for the file, in finer steps than SQLite's handler
+                        connection.execute("PRAGMA busy_timeout = 0")
                         self._own = connection
                 yield connection
             except sqlite3.Error as error:
@@ -299,6 +300,23 @@ class SQLiteEventStore(EventStore):
                         self._own_busy = False
                 else:
                     self._keep_own(connection)
+
+    def _begin(self, connection: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE`` on the connection writes are made on, waiting up to ``timeout``
+        seconds while another connection writes: in pauses of 0.1 ms growing to 2 ms, where
+        SQLite's own busy handler sleeps 1, 2, 5, 10, ... up to 100 ms at a time (a writer of
+        another process that commits batch after batch would keep this one asleep)."""
+        deadline = time.monotonic() + self._timeout
+        pause = 0.0001
+        while True:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
 
     def _keep_own(self, connection: sqlite3.Connection) -> None:
         """The own connection back from a write: kept, or closed if the store was closed."""
@@ -572,7 +590,7 @@ class SQLiteEventStore(EventStore):
         each stream an append compared or wrote holds then (to keep once committed)."""
         answers: list[int | Exception | None] = []
         with self._writing, self._connection(own=True) as connection:
-            connection.execute("BEGIN IMMEDIATE")
+            self._begin(connection)
             try:
                 for request in batch:
                     connection.execute("SAVEPOINT one_append")
@@ -742,12 +760,18 @@ class SQLiteEventStore(EventStore):
         if expected is not None:
             return self._swap_metadata(stream, text, expected)
         with self._writing, self._connection(own=True) as connection:
-            row = connection.execute(
-                "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
-                "RETURNING stream, format, format_version, setup, metadata, version, created, "
-                "updated",
-                (text, time.time(), stream),
-            ).fetchone()
+            self._begin(connection)
+            try:
+                row = connection.execute(
+                    "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
+                    "RETURNING stream, format, format_version, setup, metadata, version, "
+                    "created, updated",
+                    (text, time.time(), stream),
+                ).fetchone()
+                connection.execute("COMMIT")
+            finally:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
         if row is None:
             raise UnknownStream(stream)
         return self._records([row])[0]
@@ -755,7 +779,7 @@ class SQLiteEventStore(EventStore):
     def _swap_metadata(self, stream: str, text: str, before: dict[str, JSONValue]) -> StoredStream:
         """``set_metadata`` with ``expected``: compare and replace in one transaction."""
         with self._writing, self._connection(own=True) as connection:
-            connection.execute("BEGIN IMMEDIATE")
+            self._begin(connection)
             try:
                 found = connection.execute(
                     "SELECT metadata FROM streams WHERE stream = ?", (stream,)
