@@ -239,9 +239,11 @@ def serverbench(session: nox.Session) -> None:
     each from Node (avanti's from ``benchmarks/load.js``, its ``ws`` installed once into a cache
     folder with ``npm ci``), alternating, two rounds each, with the transport floor, and one
     table of figures and ratios (needs Node.js and the anchor folder, ``--anchor``; about 9
-    minutes)."""
+    minutes); then the road of one WebSocket command through ``src/`` (``benchmarks/road.py``:
+    the files it passes and where it turns back)."""
     session.install("-e", ".[test,server,postgres]")
     session.run("python", "benchmarks/beside_bgio.py", *session.posargs)
+    session.run("python", "benchmarks/road.py")
 
 
 @nox.session(default=False)
