@@ -28,6 +28,7 @@ from jsonschema import Draft202012Validator
 
 from avanti import catalog
 from avanti.server.protocol import requests
+from avanti.server.protocol.fields import SERVER_ONLY
 from avanti.server.protocol.openapi import openapi
 from avanti.server.protocol.requests import (
     REQUESTS,
@@ -37,7 +38,6 @@ from avanti.server.protocol.requests import (
     SeatRequest,
     request_schema,
 )
-from avanti.server.protocol.schema import SERVER_ONLY
 from avanti.server.protocol.shapes import request_shapes
 from avanti.server.protocol.wire import ApiError
 

@@ -1,7 +1,7 @@
 """What clients send: the protocol's requests, read and checked once, as typed values.
 
 Each request is a frozen ``kw_only`` attrs class, and the class is all there is of its shape:
-its fields' types, their :class:`~avanti.server.protocol.schema.Check` validators (bounds,
+its fields' types, their :class:`~avanti.server.protocol.fields.Check` validators (bounds,
 lengths, the values allowed) and the class's ``class_checks`` (exactly one of ``command`` and
 ``notation``). Its ``read`` class method reads it from the parsed JSON with the library's strict
 converter (:func:`~avanti.core.codec.make_converter`: an unknown key is refused, ``true`` is no
@@ -34,9 +34,7 @@ from avanti import catalog
 from avanti.core.codec import JSONValue, make_converter
 from avanti.core.errors import DecodeError, IllegalCommand, InvalidSetup
 from avanti.core.limits import MAX_NOTATION_LENGTH, names_problem, new_seed
-from avanti.server.protocol.refusals import Refusal
-from avanti.server.protocol.schema import (
-    JSON_SCHEMA_DIALECT,
+from avanti.server.protocol.fields import (
     SERVER_ONLY,
     WIRE,
     Bounds,
@@ -44,10 +42,10 @@ from avanti.server.protocol.schema import (
     ExactlyOne,
     OneOf,
     Text,
-    _Builder,
-    seat_key,
     wire_fields,
 )
+from avanti.server.protocol.refusals import Refusal
+from avanti.server.protocol.schema import JSON_SCHEMA_DIALECT, _Builder, seat_key
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 
 __all__ = [

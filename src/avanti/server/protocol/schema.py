@@ -26,11 +26,14 @@ How a Python type is written:
 - :data:`~typing.Any`: any JSON value (``{}``).
 
 The protocol's requests (:mod:`avanti.server.protocol.requests`) are attrs classes too, and their
-schemas are built the same way, with what their fields declare besides their types: a field's
-:class:`Check` (its bounds, lengths and allowed values) adds its JSON Schema keywords, a class's
-``class_checks`` (:class:`ExactlyOne`) add theirs to the object, a field's ``metadata`` may give its
-type on the wire (:data:`WIRE`) or keep it off the wire (:data:`SERVER_ONLY`), and each field's
-docstring becomes its ``description``.
+schemas are built the same way, with what their fields declare besides their types
+(:mod:`avanti.server.protocol.fields`): a field's
+:class:`~avanti.server.protocol.fields.Check` (its bounds, lengths and allowed values) adds its
+JSON Schema keywords, a class's ``class_checks``
+(:class:`~avanti.server.protocol.fields.ExactlyOne`) add theirs to the object, a field's
+``metadata`` may give its type on the wire (:data:`~avanti.server.protocol.fields.WIRE`) or keep
+it off the wire (:data:`~avanti.server.protocol.fields.SERVER_ONLY`), and each field's docstring
+becomes its ``description``.
 
 JSON Schema's ``integer`` also matches ``1.0``, which the codec refuses for an ``int``: a client
 writes whole numbers without a fraction.
@@ -38,7 +41,6 @@ writes whole numbers without a fraction.
 
 from __future__ import annotations
 
-import abc
 import ast
 import copy
 import enum
@@ -57,23 +59,15 @@ from avanti import catalog
 from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument
 from avanti.core.game import Game
+from avanti.server.protocol.fields import Check, wire_fields
 
 __all__ = [
     "JSON_SCHEMA_DIALECT",
     "OPENAPI_VERSION",
     "SEAT_KEY",
-    "SERVER_ONLY",
-    "WIRE",
-    "Bounds",
-    "Check",
-    "ExactlyOne",
-    "OneOf",
-    "Text",
-    "Unfit",
     "field_docs",
     "schemas",
     "seat_key",
-    "wire_fields",
 ]
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -94,14 +88,6 @@ _SCALARS: dict[Any, dict[str, JSONValue]] = {
 }
 
 
-WIRE = "avanti.wire"
-"""A field's ``metadata`` key: the field's type on the wire, where it is not the field's own
-(the class reads such a field in its ``from_wire``)."""
-
-SERVER_ONLY = "avanti.server-only"
-"""A field's ``metadata`` key: ``True`` for a field the server sets, never read from the wire
-and left out of the schema."""
-
 SEAT_KEY = "^(0|[1-9][0-9]{0,2})$"
 """The keys of a ``Mapping[int, X]`` on the wire: a seat number from 0 to 999 in ASCII digits,
 written as Python writes it (no sign, no leading zero)."""
@@ -112,148 +98,6 @@ _SEAT_KEY = re.compile("0|[1-9][0-9]{0,2}")
 def seat_key(key: str) -> int | None:
     """The seat number a key of a ``Mapping[int, X]`` names (:data:`SEAT_KEY`), or ``None``."""
     return int(key) if _SEAT_KEY.fullmatch(key) else None
-
-
-class Unfit(ValueError):
-    """A field's value that its :class:`Check` refuses: ``name`` is the field's."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"{name!r} is out of its bounds")
-        self.name = name
-
-
-class Check(abc.ABC):
-    """An attrs validator of a field that also states itself in JSON Schema.
-
-    It refuses a value for which :meth:`holds` is false with :class:`Unfit` (``None``, the
-    absence of an optional field, is never refused), and :attr:`keywords` are the JSON Schema
-    keywords of the same rule, which a request's schema gives the field's (non-null) type.
-    """
-
-    def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        """Refuse ``value`` (attrs calls this as the field's validator)."""
-        if value is not None and not self.holds(value):
-            raise Unfit(attribute.name)
-
-    @abc.abstractmethod
-    def holds(self, value: Any) -> bool:
-        """Whether ``value`` keeps the rule."""
-
-    @property
-    @abc.abstractmethod
-    def keywords(self) -> dict[str, JSONValue]:
-        """The rule as JSON Schema keywords."""
-
-
-@attrs.frozen
-class Bounds(Check):
-    """A number from ``minimum`` to ``maximum`` (both kept; ``None``: no bound)."""
-
-    minimum: float | None = None
-    """The least value allowed."""
-    maximum: float | None = None
-    """The greatest value allowed."""
-
-    def holds(self, value: Any) -> bool:
-        """Whether ``value`` is within the bounds (a NaN never is)."""
-        low = self.minimum if self.minimum is not None else value
-        high = self.maximum if self.maximum is not None else value
-        return bool(low <= value <= high)
-
-    @property
-    def keywords(self) -> dict[str, JSONValue]:
-        """``minimum`` and ``maximum``."""
-        found: dict[str, JSONValue] = {}
-        if self.minimum is not None:
-            found["minimum"] = self.minimum
-        if self.maximum is not None:
-            found["maximum"] = self.maximum
-        return found
-
-
-@attrs.frozen
-class Text(Check):
-    """A string of ``minimum`` to ``maximum`` characters, printable ones only if ``printable``
-    (:meth:`str.isprintable`: the schema states the part JSON Schema can, no control
-    characters)."""
-
-    minimum: int = 0
-    """The fewest characters."""
-    maximum: int | None = None
-    """The most characters (``None``: no limit)."""
-    printable: bool = False
-    """Whether every character must be printable."""
-
-    def holds(self, value: Any) -> bool:
-        """Whether ``value`` has a length within the bounds (and only printable characters)."""
-        most = len(value) if self.maximum is None else self.maximum
-        return bool(
-            self.minimum <= len(value) <= most and (not self.printable or value.isprintable())
-        )
-
-    @property
-    def keywords(self) -> dict[str, JSONValue]:
-        """``minLength``, ``maxLength`` and (printable) a ``pattern`` of no control character."""
-        found: dict[str, JSONValue] = {}
-        if self.minimum:
-            found["minLength"] = self.minimum
-        if self.maximum is not None:
-            found["maxLength"] = self.maximum
-        if self.printable:
-            found["pattern"] = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
-        return found
-
-
-@attrs.frozen
-class OneOf(Check):
-    """One of the ``values``, or of those the callable ``values`` gives when it is asked (a
-    catalog that grows)."""
-
-    values: tuple[str, ...] | Callable[[], tuple[str, ...]]
-    """The values allowed, or what gives them."""
-
-    @property
-    def allowed(self) -> tuple[str, ...]:
-        """The values allowed now."""
-        return self.values if isinstance(self.values, tuple) else self.values()
-
-    def holds(self, value: Any) -> bool:
-        """Whether ``value`` is one of the values allowed."""
-        return value in self.allowed
-
-    @property
-    def keywords(self) -> dict[str, JSONValue]:
-        """``enum``."""
-        return {"enum": list(self.allowed)}
-
-
-@attrs.frozen
-class ExactlyOne:
-    """A check of a whole request: exactly one of the fields ``names`` is given (not ``None``;
-    a ``null`` on the wire is no value). A class lists its checks in its ``class_checks``."""
-
-    names: tuple[str, ...]
-    """The fields of which exactly one is given."""
-
-    @property
-    def message(self) -> str:
-        """What a request that breaks the rule is told."""
-        quoted = [f"'{name}'" for name in self.names]
-        return f"send exactly one of {', '.join(quoted[:-1])} and {quoted[-1]}"
-
-    def holds(self, instance: object) -> bool:
-        """Whether exactly one of the fields of ``instance`` is given."""
-        return sum(getattr(instance, name) is not None for name in self.names) == 1
-
-    @property
-    def keywords(self) -> dict[str, JSONValue]:
-        """A ``oneOf`` with one branch per field: that field is there and not ``null``."""
-        return {
-            "oneOf": [
-                {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
-                for name in self.names
-            ]
-        }
 
 
 def _with_keywords(
@@ -271,21 +115,6 @@ def _with_keywords(
             ],
         }
     return {**schema, **keywords}
-
-
-def wire_fields(t: type) -> tuple[tuple[attrs.Attribute[Any], Any], ...]:
-    """The fields of the attrs class ``t`` that are on the wire, each with its wire type."""
-    return _wire_fields(t)
-
-
-@functools.cache
-def _wire_fields(t: type) -> tuple[tuple[attrs.Attribute[Any], Any], ...]:
-    hints = get_type_hints(t)
-    return tuple(
-        (field, field.metadata.get(WIRE, hints[field.name]))
-        for field in attrs.fields(t)
-        if not field.metadata.get(SERVER_ONLY)
-    )
 
 
 @functools.cache
@@ -457,7 +286,7 @@ class _Builder:
             required.append("type")
         checks = getattr(t, "class_checks", ())
         docs = field_docs(t) if self.fields_described else {}
-        for field, wire in _wire_fields(t):
+        for field, wire in wire_fields(t):
             if field.name == "type" and tag is not None:
                 raise InvalidArgument(f"{t.__qualname__} has a field 'type', the codec's tag")
             prop = self.schema(hints[field.name] if wire is hints[field.name] else wire)
