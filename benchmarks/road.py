@@ -154,7 +154,8 @@ def trace(folder: Path) -> Road:
 
 def _play(road: Road, port: int) -> None:
     """Create the table over HTTP, open the three sockets, send two commands, the second
-    traced until every seat has its update."""
+    traced until every seat has its update (the legal command sent as the page sends a click:
+    its JSON)."""
     import httpx
 
     reply = httpx.post(
@@ -178,7 +179,7 @@ def _play(road: Road, port: int) -> None:
             command = {
                 "type": "command",
                 "expected_version": update["version"],
-                "notation": update["legal"][0]["notation"],
+                "command": update["legal"][0]["command"],
             }
             road.on = traced
             sockets[mover].send(json.dumps(command))
