@@ -11,8 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import avanti
 from avanti import catalog
-from avanti.server.table.lobby import summary_of
-from avanti.server.table.record import Seat, Table
+from avanti.server.table.record import Seat, Table, summary_of
 from avanti.server.transport.replay import SeatReplay, seat_replay
 from avanti.store import GameStore
 from tests.browser.support import svg_text

@@ -24,8 +24,7 @@ import avanti
 from avanti import autorama, catalog, mare
 from avanti.server import ServerLimits, create_app
 from avanti.server.protocol.wire import events_data, table_data, view_data
-from avanti.server.table.lobby import summary_of
-from avanti.server.table.record import Seat, Table
+from avanti.server.table.record import Seat, Table, summary_of
 from avanti.server.transport import replay as replay_module
 from avanti.server.transport.replay import Kept, seat_replay
 from avanti.store import GameStore, MemoryEventStore

@@ -30,9 +30,8 @@ from avanti.server.table import clock as clock_module
 from avanti.server.table.changes import Changes
 from avanti.server.table.chat import Chat
 from avanti.server.table.clock import Clock, stand_in_choices
-from avanti.server.table.lobby import summary_of
 from avanti.server.table.master import Tables
-from avanti.server.table.record import CLOCK, CLOCK_STARTED, Seat, Table, token_hash
+from avanti.server.table.record import CLOCK, CLOCK_STARTED, Seat, Table, summary_of, token_hash
 from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore, MemoryEventStore, SQLiteEventStore
 from tests.server.support import Served, open_socket, receive, serving, wait_for

@@ -19,9 +19,8 @@ from avanti.server.protocol.requests import CommandRequest, NewGame
 from avanti.server.protocol.wire import ApiError, dumps, public_setup_data, view_data
 from avanti.server.table.chat import Chat
 from avanti.server.table.joining import Joining
-from avanti.server.table.lobby import summary_of
 from avanti.server.table.master import Tables
-from avanti.server.table.record import Seat, Table, token_hash
+from avanti.server.table.record import Seat, Table, summary_of, token_hash
 from avanti.server.table.rematch import Rematch
 from avanti.store import GameStore, MemoryEventStore
 

@@ -62,7 +62,6 @@ from avanti.server.protocol.wire import (
 from avanti.server.table.lobby import (
     TABLE_FORMAT,
     TABLE_VERSION,
-    game_summary,
     kept_or_none,
     table_expired,
 )
@@ -74,6 +73,7 @@ from avanti.server.table.record import (
     Seat,
     Table,
     TableRecord,
+    game_summary,
     new_token,
     token_hash,
 )

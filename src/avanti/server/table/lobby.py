@@ -1,7 +1,8 @@
 """The lobby: what ``GET /games`` lists, read from the stores' records alone (nothing replayed).
 
 Every game the server creates carries a public ``"summary"`` in its record's metadata, written
-by the same append as each command's events (:func:`summary_of`, through
+by the same append as each command's events
+(:func:`~avanti.server.table.record.summary_of`, through
 :meth:`avanti.store.GameStore.run`'s ``summarize``): whose turn it is, the round, the winners.
 It holds only what every seat may know (the seats awaited, the spectator's view, the outcome),
 so the lobby shows it to anyone. :func:`lobby` lists, within
@@ -23,7 +24,6 @@ from collections.abc import Callable
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
-from avanti.server.protocol.wire import AnyGame
 from avanti.server.table.record import BadRecord, GameSummary, Table, TableRecord
 from avanti.store import GameStore, StoredStream
 
@@ -33,11 +33,9 @@ __all__ = [
     "client_tables",
     "fair",
     "game_formats",
-    "game_summary",
     "in_play_of",
     "lobby",
     "recent",
-    "summary_of",
     "table_expired",
 ]
 
@@ -69,30 +67,6 @@ def kept_or_none(record: StoredStream) -> TableRecord | None:
         return TableRecord.from_metadata(record.metadata)
     except BadRecord:
         return None
-
-
-def summary_of(game: AnyGame) -> dict[str, JSONValue]:
-    """The public summary of ``game`` as its record's metadata keeps it (``{"summary": ...}``,
-    :func:`game_summary`)."""
-    return game_summary(game).to_metadata()
-
-
-def game_summary(game: AnyGame) -> GameSummary:
-    """The public summary of ``game``: the names of the seats it waits for, its round (``None``
-    for a game without rounds) and the names of its winners once it is over. Built from public
-    facts only."""
-    names = [str(name) for name in getattr(game.setup, "players", ())]
-
-    def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-    outcome = game.outcome
-    round_ = getattr(game.state, "round", None)  # public in every game that has rounds
-    return GameSummary(
-        turn=tuple(name(seat) for seat in game.waiting),
-        round=round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
-        winners=None if outcome is None else tuple(name(seat) for seat in outcome.winners),
-    )
 
 
 def game_formats(name: str | None) -> tuple[str, ...]:

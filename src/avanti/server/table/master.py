@@ -52,7 +52,6 @@ from avanti.server.protocol.wire import (
 from avanti.server.table.lobby import (
     TABLE_FORMAT,
     game_formats,
-    game_summary,
     in_play_of,
     kept_or_none,
     lobby,
@@ -66,6 +65,7 @@ from avanti.server.table.record import (
     Started,
     Table,
     TableRecord,
+    game_summary,
     new_token,
     token_hash,
 )

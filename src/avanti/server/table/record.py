@@ -42,6 +42,7 @@ from cattrs.v import format_exception
 
 from avanti.core.codec import JSONValue, make_converter
 from avanti.core.errors import DecodeError
+from avanti.core.game import Game
 
 __all__ = [
     "CLOCK",
@@ -58,7 +59,9 @@ __all__ = [
     "Started",
     "Table",
     "TableRecord",
+    "game_summary",
     "new_token",
+    "summary_of",
     "token_hash",
 ]
 
@@ -178,7 +181,7 @@ class Started:
 @frozen
 class GameSummary:
     """A game's public summary, written by each command's append
-    (:func:`~avanti.server.table.lobby.summary_of`)."""
+    (:func:`summary_of`)."""
 
     turn: tuple[str, ...] = ()
     """The names of the seats the game waits for."""
@@ -457,3 +460,27 @@ def _objects_only(converter: cattrs.Converter, cls: type) -> Any:
 
 
 _converter = _make_converter()
+
+
+def summary_of(game: Game[Any, Any, Any, Any, Any, Any]) -> dict[str, JSONValue]:
+    """The public summary of ``game`` as its record's metadata keeps it (``{"summary": ...}``,
+    :func:`game_summary`)."""
+    return game_summary(game).to_metadata()
+
+
+def game_summary(game: Game[Any, Any, Any, Any, Any, Any]) -> GameSummary:
+    """The public summary of ``game``: the names of the seats it waits for, its round (``None``
+    for a game without rounds) and the names of its winners once it is over. Built from public
+    facts only."""
+    names = [str(name) for name in getattr(game.setup, "players", ())]
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    outcome = game.outcome
+    round_ = getattr(game.state, "round", None)  # public in every game that has rounds
+    return GameSummary(
+        turn=tuple(name(seat) for seat in game.waiting),
+        round=round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
+        winners=None if outcome is None else tuple(name(seat) for seat in outcome.winners),
+    )

@@ -32,9 +32,8 @@ from attrs import evolve
 from avanti.core.limits import new_seed
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
-from avanti.server.table.lobby import game_summary
 from avanti.server.table.master import Seated, Tables
-from avanti.server.table.record import Started, Table, TableRecord, token_hash
+from avanti.server.table.record import Started, Table, TableRecord, game_summary, token_hash
 from avanti.store import StreamExists, UnknownStream
 
 __all__ = ["Rematch", "rematch_id", "rematch_token"]
