@@ -232,3 +232,40 @@ def test_the_floor_check_sees_a_wrong_arrow(
         ("avanti.server.table.master", "avanti.server.transport.push"),
         ("avanti.server.protocol.wire", "starlette"),
     }
+
+
+def private_imports(paths: list[Path]) -> list[tuple[str, str, str]]:
+    """Every name with a leading underscore that one of ``paths`` imports from a module of the
+    project (importer, module, name): a module's private names are its own."""
+    found: list[tuple[str, str, str]] = []
+    for path in paths:
+        importer = module_name(path) if path.is_relative_to(SOURCE) else path.stem
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("avanti"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append((importer, str(node.module), alias.name))
+    return found
+
+
+def test_no_module_of_the_server_imports_a_private_name_of_another() -> None:
+    """What the server's modules share is public in the module that holds it (the schema
+    builder and its parts, the request converter, the HTTP helpers the lab and the replays
+    use): no module reaches into another's private names."""
+    assert private_imports(sorted((SOURCE / "server").rglob("*.py"))) == []
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
+    """The check finds a private name imported from another module of the project, and only
+    that (a public name, a dunder and a name from outside the project pass)."""
+    module = tmp_path / "reaching.py"
+    module.write_text(
+        "from avanti.server.protocol.schema import _SEAT_KEY, seat_key\n"
+        "from avanti import __version__\n"
+        "from os import _exit\n",
+        encoding="utf-8",
+    )
+    found = private_imports([module])
+    assert [(imported, name) for _, imported, name in found] == [
+        ("avanti.server.protocol.schema", "_SEAT_KEY")
+    ]

@@ -124,7 +124,7 @@ def test_the_check_sees_a_refusal_not_made_from_a_member() -> None:
     assert problems('ApiError(Refusal.BAD_REQUEST, "no", status=404)')
     assert problems('json_response({"error": {"kind": "lost", "message": "no"}}, 404)')
     assert problems('{"kind": f"{kind}", "message": "no"}')
-    assert not problems('{"kind": {"enum": kinds}, "message": _STRING}')
+    assert not problems('{"kind": {"enum": kinds}, "message": STRING_SCHEMA}')
 
 
 def test_the_enum_is_the_one_list_of_kinds() -> None:

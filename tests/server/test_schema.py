@@ -416,8 +416,10 @@ class Tagged:
     type: int
 
 
-def builder() -> schema._Builder:
-    return schema._Builder(lambda name: f"#/$defs/{name}", {Tagged: "Tagged"}, lambda value: value)
+def builder() -> schema.SchemaBuilder:
+    return schema.SchemaBuilder(
+        lambda name: f"#/$defs/{name}", {Tagged: "Tagged"}, lambda value: value
+    )
 
 
 def test_a_second_class_of_the_same_name_gets_a_longer_name() -> None:
@@ -512,7 +514,7 @@ def test_a_class_named_as_another_role_is_refused_in_openapi() -> None:
     class Confusing(ToyGame, rules=attrs.evolve(ToyGame.rules, public=public_named_outcome)):
         __slots__ = ()
 
-    _, top = schema._build(Confusing, lambda name: f"#/$defs/{name}")
+    _, top = schema.build_game(Confusing, lambda name: f"#/$defs/{name}")
     assert top["public_setup"] == {"$ref": "#/$defs/Outcome"}
     assert top["outcome"]["$ref"].endswith(".Outcome")  # the real one, under a longer name
     with pytest.raises(InvalidArgument, match=r"a class named 'toy\.Outcome' that is not its"):

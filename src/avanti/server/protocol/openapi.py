@@ -16,18 +16,18 @@ from avanti.core.codec import JSONValue
 from avanti.core.errors import InvalidArgument
 from avanti.server.protocol.routes import ROUTES
 from avanti.server.protocol.schema import (
-    _SEAT,
-    _VERSION,
     JSON_SCHEMA_DIALECT,
     OPENAPI_VERSION,
+    SEAT_SCHEMA,
+    VERSION_SCHEMA,
     GameClass,
-    _build,
-    _error,
-    _game_class,
-    _json,
-    _ref,
+    build_game,
+    catalog_game_class,
+    component_ref,
+    error_content,
+    json_content,
 )
-from avanti.server.protocol.shapes import _STRING, game_protocol, protocol_schemas
+from avanti.server.protocol.shapes import STRING_SCHEMA, game_protocol, protocol_schemas
 
 __all__ = ["openapi"]
 
@@ -40,7 +40,7 @@ def openapi() -> dict[str, JSONValue]:
     ``components.schemas`` with the game's name as a prefix (``avanti.View``, ``mare.Roll``,
     ``autorama.Command``). A new dict on every call.
     """
-    games = tuple((name, _game_class(name)) for name in catalog.GAMES)
+    games = tuple((name, catalog_game_class(name)) for name in catalog.GAMES)
     return copy.deepcopy(_openapi(games))
 
 
@@ -67,7 +67,7 @@ def _component_ref(game: str) -> Callable[[str], str]:
 def _make_openapi(games: tuple[tuple[str, GameClass], ...]) -> dict[str, JSONValue]:
     components: dict[str, JSONValue] = {}
     for name, game_class in games:
-        defs, top = _build(game_class, _component_ref(name))
+        defs, top = build_game(game_class, _component_ref(name))
         codec = game_class.rules.codec
         for key, tags in (("command", codec.commands), ("event", codec.events)):
             options = top[key]["oneOf"]
@@ -78,7 +78,7 @@ def _make_openapi(games: tuple[tuple[str, GameClass], ...]) -> dict[str, JSONVal
         components.update({f"{name}.{d}": schema for d, schema in defs.items()})
         for key, schema in top.items():
             label = f"{name}." + "".join(part.capitalize() for part in key.split("_"))
-            if schema == _ref(label):  # the class has the name already (View, Outcome)
+            if schema == component_ref(label):  # the class has the name already (View, Outcome)
                 continue
             if label in components:
                 raise InvalidArgument(f"{name} has a class named {label!r} that is not its {key}")
@@ -131,24 +131,24 @@ def _paths(names: list[str]) -> dict[str, JSONValue]:
 
 def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
     """Each route's operation, by path and method, without its summary."""
-    game_id = {"name": "id", "in": "path", "required": True, "schema": _STRING}
-    seat = {"name": "seat", "in": "path", "required": True, "schema": _SEAT}
+    game_id = {"name": "id", "in": "path", "required": True, "schema": STRING_SCHEMA}
+    seat = {"name": "seat", "in": "path", "required": True, "schema": SEAT_SCHEMA}
     bearer: list[JSONValue] = [{"seat": []}, {}]
-    other = {"default": _error("Any other refusal: 500 internal, 503 unavailable.")}
-    bad_token = _error("unauthorized: the token is no seat's of this game.")
-    no_game = _error("unknown-game: there is no such game.")
-    too_large = _error("too-large: the body is too big.")
+    other = {"default": error_content("Any other refusal: 500 internal, 503 unavailable.")}
+    bad_token = error_content("unauthorized: the token is no seat's of this game.")
+    no_game = error_content("unknown-game: there is no such game.")
+    too_large = error_content("too-large: the body is too big.")
     return {
         "/health": {
             "get": {
                 "summary": "Whether the server is up",
-                "responses": {"200": _json(_ref("Health"), "The server is up.")},
+                "responses": {"200": json_content(component_ref("Health"), "The server is up.")},
             }
         },
         "/openapi.json": {
             "get": {
                 "summary": "This document",
-                "responses": {"200": _json({"type": "object"}, "The OpenAPI document.")},
+                "responses": {"200": json_content({"type": "object"}, "The OpenAPI document.")},
             }
         },
         "/schemas/{game}": {
@@ -159,8 +159,10 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                     {"name": "game", "in": "path", "required": True, "schema": {"enum": names}}
                 ],
                 "responses": {
-                    "200": _json({"type": "object"}, "A JSON Schema (draft 2020-12) document."),
-                    "404": _error("unknown-game: no game of that name."),
+                    "200": json_content(
+                        {"type": "object"}, "A JSON Schema (draft 2020-12) document."
+                    ),
+                    "404": error_content("unknown-game: no game of that name."),
                 },
             }
         },
@@ -172,20 +174,25 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
                 ],
                 "responses": {
-                    "200": _json(_ref("GameList"), "The games' public facts."),
-                    "400": _error("bad-request (limit), unknown-game (game)."),
+                    "200": json_content(component_ref("GameList"), "The games' public facts."),
+                    "400": error_content("bad-request (limit), unknown-game (game)."),
                     **other,
                 },
             },
             "post": {
                 "summary": "Create a game",
-                "requestBody": {"required": True, **_json(_ref("NewGame"), "The new game.")},
+                "requestBody": {
+                    "required": True,
+                    **json_content(component_ref("NewGame"), "The new game."),
+                },
                 "responses": {
-                    "201": _json(_ref("CreatedGame"), "The game, with each seat's token."),
-                    "400": _error("bad-request, malformed-json, unknown-game, unknown-bot."),
+                    "201": json_content(
+                        component_ref("CreatedGame"), "The game, with each seat's token."
+                    ),
+                    "400": error_content("bad-request, malformed-json, unknown-game, unknown-bot."),
                     "413": too_large,
-                    "422": _error("invalid-setup (the players), invalid-options."),
-                    "429": _error("rate-limited: too many new games from this address."),
+                    "422": error_content("invalid-setup (the players), invalid-options."),
+                    "429": error_content("rate-limited: too many new games from this address."),
                     **other,
                 },
             },
@@ -197,17 +204,17 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "security": bearer,
                 "parameters": [
                     game_id,
-                    {"name": "after", "in": "query", "schema": _VERSION},
+                    {"name": "after", "in": "query", "schema": VERSION_SCHEMA},
                 ],
                 "responses": {
-                    "200": _json(
-                        {"oneOf": [_ref("SeatState"), _ref("OpenTable")]},
+                    "200": json_content(
+                        {"oneOf": [component_ref("SeatState"), component_ref("OpenTable")]},
                         "The seat's game; while seats are open, the table.",
                     ),
-                    "400": _error("bad-request: after is beyond the game's version."),
+                    "400": error_content("bad-request: after is beyond the game's version."),
                     "401": bad_token,
                     "404": no_game,
-                    "410": _error("table-expired: the table waited too long and is closed."),
+                    "410": error_content("table-expired: the table waited too long and is closed."),
                     **other,
                 },
             }
@@ -215,7 +222,7 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
         "/catalog": {
             "get": {
                 "summary": "The games served and the bots a game may seat",
-                "responses": {"200": _json(_ref("Catalog"), "The catalog.")},
+                "responses": {"200": json_content(component_ref("Catalog"), "The catalog.")},
             }
         },
         "/games/{id}/table": {
@@ -225,11 +232,11 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "security": bearer,
                 "parameters": [
                     game_id,
-                    {"name": "after", "in": "query", "schema": _VERSION},
+                    {"name": "after", "in": "query", "schema": VERSION_SCHEMA},
                 ],
                 "responses": {
-                    "200": _json(_ref("SeatTable"), "The seat's table."),
-                    "400": _error("bad-request: after is not a version of the game."),
+                    "200": json_content(component_ref("SeatTable"), "The seat's table."),
+                    "400": error_content("bad-request: after is not a version of the game."),
                     "401": bad_token,
                     "404": no_game,
                     **other,
@@ -243,21 +250,23 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "parameters": [game_id],
                 "requestBody": {
                     "required": True,
-                    **_json(_ref("CommandRequest"), "A command, or its notation."),
+                    **json_content(component_ref("CommandRequest"), "A command, or its notation."),
                 },
                 "responses": {
-                    "200": _json(_ref("CommandResult"), "The command was executed."),
-                    "400": _error("bad-request, malformed-json."),
+                    "200": json_content(
+                        component_ref("CommandResult"), "The command was executed."
+                    ),
+                    "400": error_content("bad-request, malformed-json."),
                     "401": bad_token,
-                    "403": _error(
+                    "403": error_content(
                         "forbidden: no token (a spectator), a command of another seat, or a "
                         "seat a bot plays."
                     ),
                     "404": no_game,
-                    "409": _error("version-conflict: expected_version is not the version."),
+                    "409": error_content("version-conflict: expected_version is not the version."),
                     "413": too_large,
-                    "422": _error("illegal-command (the rules refuse it), invalid-command."),
-                    "429": _error("rate-limited: too many commands from this seat."),
+                    "422": error_content("illegal-command (the rules refuse it), invalid-command."),
+                    "429": error_content("rate-limited: too many commands from this seat."),
                     **other,
                 },
             }
@@ -267,12 +276,15 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "summary": "Hand the token's seat to a bot",
                 "security": [{"seat": []}],
                 "parameters": [game_id, seat],
-                "requestBody": {"required": True, **_json(_ref("BotRequest"), "The bot.")},
+                "requestBody": {
+                    "required": True,
+                    **json_content(component_ref("BotRequest"), "The bot."),
+                },
                 "responses": {
-                    "200": _json(_ref("SeatBot"), "A bot plays the seat."),
-                    "400": _error("bad-request, malformed-json, unknown-bot."),
+                    "200": json_content(component_ref("SeatBot"), "A bot plays the seat."),
+                    "400": error_content("bad-request, malformed-json, unknown-bot."),
                     "401": bad_token,
-                    "403": _error("forbidden: the token is not that seat's."),
+                    "403": error_content("forbidden: the token is not that seat's."),
                     "404": no_game,
                     "413": too_large,
                     **other,
@@ -283,9 +295,11 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "security": [{"seat": []}],
                 "parameters": [game_id, seat],
                 "responses": {
-                    "200": _json(_ref("SeatBot"), "The seat's person plays it again."),
+                    "200": json_content(
+                        component_ref("SeatBot"), "The seat's person plays it again."
+                    ),
                     "401": bad_token,
-                    "403": _error("forbidden: the token is not that seat's."),
+                    "403": error_content("forbidden: the token is not that seat's."),
                     "404": no_game,
                     **other,
                 },
@@ -315,19 +329,19 @@ def _operations(names: list[str]) -> dict[str, dict[str, dict[str, JSONValue]]]:
                 "responses": {"101": {"description": "Switching to the WebSocket protocol."}},
                 "x-websocket": {
                     "client": [
-                        _ref("StreamHello"),
-                        _ref("StreamCommand"),
-                        _ref("StreamChatSend"),
-                        _ref("StreamPing"),
+                        component_ref("StreamHello"),
+                        component_ref("StreamCommand"),
+                        component_ref("StreamChatSend"),
+                        component_ref("StreamPing"),
                     ],
                     "server": [
-                        _ref("StreamUpdate"),
-                        _ref("StreamTable"),
-                        _ref("StreamChat"),
-                        _ref("StreamRematch"),
-                        _ref("StreamResult"),
-                        _ref("StreamError"),
-                        _ref("StreamPong"),
+                        component_ref("StreamUpdate"),
+                        component_ref("StreamTable"),
+                        component_ref("StreamChat"),
+                        component_ref("StreamRematch"),
+                        component_ref("StreamResult"),
+                        component_ref("StreamError"),
+                        component_ref("StreamPong"),
                     ],
                 },
             }
@@ -351,8 +365,10 @@ def replay_operations(
         "schema": {"type": "string", "default": "spectator"},
     }
     busy = {
-        "429": _error("rate-limited: this address has its share of the lab's budget under way."),
-        "503": _error("busy: the lab's budget of CPU is spent; try again in a moment."),
+        "429": error_content(
+            "rate-limited: this address has its share of the lab's budget under way."
+        ),
+        "503": error_content("busy: the lab's budget of CPU is spent; try again in a moment."),
     }
     return {
         "/games/{id}/replay": {
@@ -367,11 +383,13 @@ def replay_operations(
                 ),
                 "parameters": [game_id, seen_by],
                 "responses": {
-                    "200": _json(_ref("Replay"), "The replay."),
-                    "400": _error("bad-request: seen_by is no seat of the game nor spectator."),
+                    "200": json_content(component_ref("Replay"), "The replay."),
+                    "400": error_content(
+                        "bad-request: seen_by is no seat of the game nor spectator."
+                    ),
                     "404": no_game,
-                    "409": _error("not-over: the game is not over."),
-                    "413": _error("too-large: the replay is longer than lab_answer_bytes."),
+                    "409": error_content("not-over: the game is not over."),
+                    "413": error_content("too-large: the replay is longer than lab_answer_bytes."),
                     **busy,
                     **other,
                 },
@@ -387,7 +405,7 @@ def replay_operations(
                 ),
                 "parameters": [
                     game_id,
-                    {"name": "version", "in": "path", "required": True, "schema": _VERSION},
+                    {"name": "version", "in": "path", "required": True, "schema": VERSION_SCHEMA},
                     seen_by,
                     {
                         "name": "layout",
@@ -398,13 +416,15 @@ def replay_operations(
                     },
                 ],
                 "responses": {
-                    "200": _json(_ref("ReplayPicture"), "The step and its picture."),
-                    "400": _error("bad-request: seen_by, layout or version is none."),
-                    "404": _error(
+                    "200": json_content(
+                        component_ref("ReplayPicture"), "The step and its picture."
+                    ),
+                    "400": error_content("bad-request: seen_by, layout or version is none."),
+                    "404": error_content(
                         "unknown-game: there is no such game; not-found: no step of the "
                         "replay ends at that version."
                     ),
-                    "409": _error("not-over: the game is not over."),
+                    "409": error_content("not-over: the game is not over."),
                     **busy,
                     **other,
                 },
@@ -438,20 +458,25 @@ def more_operations(
             "post": {
                 "summary": "Take the next open seat of a table by name",
                 "parameters": [game_id],
-                "requestBody": {"required": True, **_json(_ref("SeatRequest"), "The name.")},
+                "requestBody": {
+                    "required": True,
+                    **json_content(component_ref("SeatRequest"), "The name."),
+                },
                 "responses": {
-                    "201": _json(_ref("TakenSeat"), "The seat and its token (given once)."),
-                    "400": _error("bad-request, malformed-json."),
-                    "404": _error("unknown-game: no table with open seats has that id."),
-                    "409": _error("table-full: every seat is taken."),
-                    "410": _error("table-expired: the table waited too long and is closed."),
+                    "201": json_content(
+                        component_ref("TakenSeat"), "The seat and its token (given once)."
+                    ),
+                    "400": error_content("bad-request, malformed-json."),
+                    "404": error_content("unknown-game: no table with open seats has that id."),
+                    "409": error_content("table-full: every seat is taken."),
+                    "410": error_content("table-expired: the table waited too long and is closed."),
                     "413": too_large,
-                    "422": _error(
+                    "422": error_content(
                         "invalid-name: the name's length or characters, or a twin (in case or "
                         "Unicode form); invalid-options, invalid-setup: the game refuses to start "
                         "with the last seat taken (the seat stays open)."
                     ),
-                    "429": _error("rate-limited: too many seats taken from this address."),
+                    "429": error_content("rate-limited: too many seats taken from this address."),
                     **other,
                 },
             }
@@ -468,7 +493,7 @@ def more_operations(
                     "and an example case."
                 ),
                 "responses": {
-                    "200": _json({"type": "object"}, "The forms, game by game."),
+                    "200": json_content({"type": "object"}, "The forms, game by game."),
                     **other,
                 },
             }
@@ -487,13 +512,15 @@ def more_operations(
                     "seen_by sees the table (a seat's own hand face up)."
                 ),
                 "parameters": [seen_by],
-                "requestBody": {"required": True, **_json({"type": "object"}, "The case.")},
+                "requestBody": {"required": True, **json_content({"type": "object"}, "The case.")},
                 "responses": {
-                    "200": _json({"type": "object"}, "Both readings played out."),
-                    "400": _error("bad-request, malformed-json."),
+                    "200": json_content({"type": "object"}, "Both readings played out."),
+                    "400": error_content("bad-request, malformed-json."),
                     "413": too_large,
-                    "422": _error("invalid-case: the case is not one (its JSON paths named)."),
-                    "429": _error("rate-limited: too many lab requests from this address."),
+                    "422": error_content(
+                        "invalid-case: the case is not one (its JSON paths named)."
+                    ),
+                    "429": error_content("rate-limited: too many lab requests from this address."),
                     **other,
                 },
             }
@@ -503,15 +530,18 @@ def more_operations(
                 "summary": "The creator has bots take every open seat; the game starts",
                 "security": [{"seat": []}],
                 "parameters": [game_id],
-                "requestBody": {"required": True, **_json(_ref("BotRequest"), "The bot.")},
+                "requestBody": {
+                    "required": True,
+                    **json_content(component_ref("BotRequest"), "The bot."),
+                },
                 "responses": {
-                    "200": _json(_ref("StartedTable"), "The game has started."),
-                    "400": _error("bad-request, malformed-json, unknown-bot."),
+                    "200": json_content(component_ref("StartedTable"), "The game has started."),
+                    "400": error_content("bad-request, malformed-json, unknown-bot."),
                     "401": bad_token,
-                    "403": _error("forbidden: the token is not the creator's."),
-                    "404": _error("unknown-game: no table with open seats has that id."),
-                    "409": _error("table-full: every seat is taken already."),
-                    "410": _error("table-expired: the table waited too long and is closed."),
+                    "403": error_content("forbidden: the token is not the creator's."),
+                    "404": error_content("unknown-game: no table with open seats has that id."),
+                    "409": error_content("table-full: every seat is taken already."),
+                    "410": error_content("table-expired: the table waited too long and is closed."),
                     **other,
                 },
             }
@@ -525,12 +555,12 @@ def more_operations(
                 "security": [{"seat": []}],
                 "parameters": [game_id],
                 "responses": {
-                    "200": _json(_ref("RematchSeat"), "The seat in the rematch."),
+                    "200": json_content(component_ref("RematchSeat"), "The seat in the rematch."),
                     "401": bad_token,
-                    "403": _error("forbidden: no token (a spectator)."),
+                    "403": error_content("forbidden: no token (a spectator)."),
                     "404": no_game,
-                    "409": _error("not-over: the game is not over."),
-                    "429": _error("rate-limited: too many games created from this address."),
+                    "409": error_content("not-over: the game is not over."),
+                    "429": error_content("rate-limited: too many games created from this address."),
                     **other,
                 },
             }
@@ -548,17 +578,19 @@ def more_operations(
                 "parameters": [seen_by],
                 "requestBody": {
                     "required": True,
-                    **_json({"type": "object"}, "The saved game, as text."),
+                    **json_content({"type": "object"}, "The saved game, as text."),
                 },
                 "responses": {
-                    "200": _json({"type": "object"}, "Each step of the game."),
-                    "400": _error("bad-request, malformed-json, a seen_by that is no number."),
+                    "200": json_content({"type": "object"}, "Each step of the game."),
+                    "400": error_content(
+                        "bad-request, malformed-json, a seen_by that is no number."
+                    ),
                     "413": too_large,
-                    "422": _error(
+                    "422": error_content(
                         "invalid-document: not a game document of the catalog, or seen_by "
                         "no seat of it."
                     ),
-                    "429": _error("rate-limited: too many lab requests from this address."),
+                    "429": error_content("rate-limited: too many lab requests from this address."),
                     **other,
                 },
             }

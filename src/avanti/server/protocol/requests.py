@@ -45,10 +45,11 @@ from avanti.server.protocol.fields import (
     wire_fields,
 )
 from avanti.server.protocol.refusals import Refusal
-from avanti.server.protocol.schema import JSON_SCHEMA_DIALECT, _Builder, seat_key
+from avanti.server.protocol.schema import JSON_SCHEMA_DIALECT, SchemaBuilder, seat_key
 from avanti.server.protocol.wire import AnyGame, ApiError, dumps
 
 __all__ = [
+    "CONVERTER",
     "MAX_SECONDS_PER_MOVE",
     "REFUSAL",
     "REQUESTS",
@@ -146,7 +147,7 @@ def _union(value: object, t: Any) -> Any:
     for arg in args:
         if arg is not type(None):
             try:
-                return _CONVERTER.structure(value, arg)
+                return CONVERTER.structure(value, arg)
             except Exception:  # the next member may read it
                 continue
     raise TypeError("expected one of the union's types")
@@ -163,7 +164,7 @@ def _mapping(value: object, t: Any) -> dict[Any, Any]:
         seat = seat_key(key) if key_type is int else key
         if seat is None:
             raise ValueError("expected seat numbers as keys")
-        read[seat] = found if item is Any else _CONVERTER.structure(found, item)
+        read[seat] = found if item is Any else CONVERTER.structure(found, item)
     return read
 
 
@@ -182,7 +183,7 @@ def _make_converter() -> cattrs.Converter:
     return converter
 
 
-_CONVERTER = _make_converter()
+CONVERTER = _make_converter()
 """The library's strict converter, with the protocol's unions and mappings."""
 
 
@@ -213,7 +214,7 @@ def _read(cls: type[R], body: JSONValue, extra: frozenset[str] = frozenset()) ->
                 raise _refused(cls, found, missing=True)
             continue
         try:
-            value = _CONVERTER.structure(body[found.name], wire)
+            value = CONVERTER.structure(body[found.name], wire)
             if isinstance(found.validator, Check):
                 found.validator(None, found, value)
         except Exception:
@@ -278,8 +279,8 @@ def request_schema(cls: type) -> dict[str, JSONValue]:
     """The JSON Schema (draft 2020-12) of a request class: ``{"$schema": ..., "$ref":
     "#/$defs/<class>", "$defs": {...}}``, built from the class as the OpenAPI document's is. A
     new dict on every call."""
-    builder = _Builder(
-        lambda name: f"#/$defs/{name}", {}, _CONVERTER.unstructure, fields_described=True
+    builder = SchemaBuilder(
+        lambda name: f"#/$defs/{name}", {}, CONVERTER.unstructure, fields_described=True
     )
     ref = builder.schema(cls)
     return {"$schema": JSON_SCHEMA_DIALECT, **ref, "$defs": builder.defs}

@@ -65,7 +65,17 @@ __all__ = [
     "JSON_SCHEMA_DIALECT",
     "OPENAPI_VERSION",
     "SEAT_KEY",
+    "SEAT_SCHEMA",
+    "VERSION_SCHEMA",
+    "SchemaBuilder",
+    "build_game",
+    "catalog_game_class",
+    "component_ref",
+    "error_content",
     "field_docs",
+    "json_content",
+    "nullable",
+    "object_schema",
     "schemas",
     "seat_key",
 ]
@@ -156,13 +166,13 @@ def schemas(game: str) -> dict[str, JSONValue]:
     :raises InvalidArgument: one of the game's classes has a field whose type has no JSON
         Schema here (a ``dict``, a ``list``, a class that is not an attrs class).
     """
-    return copy.deepcopy(_document(_game_class(game)))
+    return copy.deepcopy(_document(catalog_game_class(game)))
 
 
 # -- one game ------------------------------------------------------------------------------------
 
 
-def _game_class(name: str) -> GameClass:
+def catalog_game_class(name: str) -> GameClass:
     """The ``Game`` class of the catalog's game ``name``."""
     game_class: GameClass = catalog.game_info(name).load().Game
     return game_class
@@ -186,7 +196,7 @@ def _public_setup_type(game_class: GameClass) -> Any:
     return hints["return"]
 
 
-class _Builder:
+class SchemaBuilder:
     """Writes the schemas of types into ``defs``, naming each definition once.
 
     ``ref`` turns a definition's name into the ``$ref`` that points at it; ``tags`` holds the
@@ -342,7 +352,7 @@ def _described(schema: dict[str, JSONValue], t: type) -> dict[str, JSONValue]:
     return schema
 
 
-def _build(
+def build_game(
     game_class: GameClass, ref: Callable[[str], str]
 ) -> tuple[dict[str, dict[str, JSONValue]], dict[str, dict[str, JSONValue]]]:
     """The definitions of one game and its five top-level schemas (view, command, event, public
@@ -350,7 +360,7 @@ def _build(
     codec = game_class.rules.codec
     tags = {cls: tag for tag, cls in codec.commands.items()}
     tags.update({cls: tag for tag, cls in codec.events.items()})
-    builder = _Builder(ref, tags, codec.unstructure)
+    builder = SchemaBuilder(ref, tags, codec.unstructure)
     parameters = _parameters(game_class)
     top: dict[str, dict[str, JSONValue]] = {
         "view": builder.schema(parameters[4]),
@@ -369,7 +379,7 @@ _DOCUMENTS: dict[GameClass, dict[str, JSONValue]] = {}
 def _document(game_class: GameClass) -> dict[str, JSONValue]:
     found = _DOCUMENTS.get(game_class)
     if found is None:
-        defs, top = _build(game_class, lambda name: f"#/$defs/{name}")
+        defs, top = build_game(game_class, lambda name: f"#/$defs/{name}")
         found = _DOCUMENTS[game_class] = {"$schema": JSON_SCHEMA_DIALECT, "$defs": defs, **top}
     return found
 
@@ -377,11 +387,12 @@ def _document(game_class: GameClass) -> dict[str, JSONValue]:
 # -- the protocol ----------------------------------------------------------------------------------
 
 
-def _ref(name: str) -> dict[str, JSONValue]:
+def component_ref(name: str) -> dict[str, JSONValue]:
+    """A reference to the OpenAPI document's component schema ``name``."""
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _obj(
+def object_schema(
     properties: Mapping[str, JSONValue],
     required: tuple[str, ...] | None = None,
     *,
@@ -400,18 +411,23 @@ def _obj(
     return schema
 
 
-def _nullable(schema: dict[str, JSONValue]) -> dict[str, JSONValue]:
+def nullable(schema: dict[str, JSONValue]) -> dict[str, JSONValue]:
+    """``schema``, or ``null``."""
     return {"anyOf": [schema, {"type": "null"}]}
 
 
-def _json(schema: dict[str, JSONValue], description: str) -> dict[str, JSONValue]:
+def json_content(schema: dict[str, JSONValue], description: str) -> dict[str, JSONValue]:
     """A response (or a request body) of JSON with that schema."""
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _error(description: str) -> dict[str, JSONValue]:
-    return _json(_ref("Error"), description)
+def error_content(description: str) -> dict[str, JSONValue]:
+    """A response of an ``Error`` body (:func:`json_content` of its component)."""
+    return json_content(component_ref("Error"), description)
 
 
-_VERSION: dict[str, JSONValue] = {"type": "integer", "minimum": 0}
-_SEAT: dict[str, JSONValue] = {"type": "integer", "minimum": 0}
+VERSION_SCHEMA: dict[str, JSONValue] = {"type": "integer", "minimum": 0}
+"""A game's version (its number of events) on the wire."""
+
+SEAT_SCHEMA: dict[str, JSONValue] = {"type": "integer", "minimum": 0}
+"""A seat number on the wire (from 0)."""

@@ -43,7 +43,16 @@ from avanti.server.protocol.wire import (
 from avanti.server.runtime import Server
 from avanti.store import StoreError
 
-__all__ = ["ENDPOINTS", "EXCEPTION_HANDLERS", "Jobs", "json_response", "read_whole"]
+__all__ = [
+    "ENDPOINTS",
+    "EXCEPTION_HANDLERS",
+    "Jobs",
+    "client_of",
+    "json_response",
+    "read_body",
+    "read_whole",
+    "server_of",
+]
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 T = TypeVar("T")
@@ -56,7 +65,8 @@ def json_response(
     return Response(dumps(data), status_code=status, media_type="application/json", headers=headers)
 
 
-def _server(request: Request) -> Server:
+def server_of(request: Request) -> Server:
+    """The app's :class:`~avanti.server.runtime.Server` (its state)."""
     server: Server = request.app.state.server
     return server
 
@@ -172,10 +182,10 @@ def _same_origin(request: Request) -> None:
             raise ApiError(Refusal.CROSS_ORIGIN, "requests from pages of other sites are refused")
 
 
-async def _body(request: Request) -> JSONValue:
+async def read_body(request: Request) -> JSONValue:
     """The request's JSON body, within the size and time limits."""
     _check_origin(request)
-    limits = _server(request).limits
+    limits = server_of(request).limits
     most = limits.max_body_bytes
     message = f"a request body holds at most {most} bytes"
     length = request.headers.get("content-length", "")
@@ -215,17 +225,17 @@ async def health(request: Request) -> Response:
 
 async def openapi(request: Request) -> Response:
     """``GET /openapi.json``: the protocol as an OpenAPI document."""
-    return json_response(_server(request).document(""))
+    return json_response(server_of(request).document(""))
 
 
 async def schemas(request: Request) -> Response:
     """``GET /schemas/{game}``: JSON Schemas of a game's views, commands and events."""
-    return json_response(_server(request).document(str(request.path_params["game"])))
+    return json_response(server_of(request).document(str(request.path_params["game"])))
 
 
 async def list_games(request: Request) -> Response:
     """``GET /games``: the lobby, the most recently updated games in play first."""
-    server = _server(request)
+    server = server_of(request)
     most = server.limits.list_limit
     limit = _query_int(request, "limit", most, 1, most)
     name = request.query_params.get("game")
@@ -237,9 +247,9 @@ async def list_games(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     """``POST /games``: a new game with a secret seed; each person's seat token, once."""
-    server = _server(request)
-    wanted = NewGame.read(await _body(request), server.limits.bot_kinds)
-    created = await server.create(wanted, _client(request))
+    server = server_of(request)
+    wanted = NewGame.read(await read_body(request), server.limits.bot_kinds)
+    created = await server.create(wanted, client_of(request))
     log(logging.INFO, "created", game=created.game_id, kind=wanted.game, seats=len(wanted.players))
     seats = [
         {
@@ -263,14 +273,16 @@ async def create_game(request: Request) -> Response:
     return json_response(reply, 201)
 
 
-def _client(request: Request) -> str:
+def client_of(request: Request) -> str:
+    """The request's client address (``"unknown"`` without one): what the limits per address
+    count."""
     return request.client.host if request.client else "unknown"
 
 
 async def get_game(request: Request) -> Response:
     """``GET /games/{id}``: the game as the token's seat (or a spectator) sees it; a table
     with open seats as anyone may see it."""
-    server = _server(request)
+    server = server_of(request)
     wanted = game_id(request.path_params["game_id"])
     try:
         seated = await server.read(wanted)
@@ -302,7 +314,7 @@ async def get_game(request: Request) -> Response:
 
 async def get_table(request: Request) -> Response:
     """``GET /games/{id}/table``: the seat's picture and its history in words."""
-    server = _server(request)
+    server = server_of(request)
     seated = await server.read(game_id(request.path_params["game_id"]))
     seat = server.tables.seat_of(seated.table, _token(request))
     game = seated.game
@@ -318,10 +330,10 @@ async def get_table(request: Request) -> Response:
 
 async def post_command(request: Request) -> Response:
     """``POST /games/{id}/commands``: execute a command of the token's seat."""
-    server = _server(request)
+    server = server_of(request)
     game = game_id(request.path_params["game_id"])
     token = _token(request)
-    wanted = CommandRequest.read(await _body(request))
+    wanted = CommandRequest.read(await read_body(request))
 
     acted = await server.act(game, wanted, token=token, rate=True)
     after = acted.game
@@ -339,8 +351,8 @@ async def post_command(request: Request) -> Response:
 
 async def put_bot(request: Request) -> Response:
     """``PUT /games/{id}/seats/{seat}/bot``: hand the token's seat to a bot."""
-    body = await _body(request)
-    kinds = _server(request).limits.bot_kinds
+    body = await read_body(request)
+    kinds = server_of(request).limits.bot_kinds
     if not isinstance(body, dict) or set(body) != {"bot"}:
         raise ApiError(Refusal.BAD_REQUEST, """the body must be {"bot": "heuristic"}""")
     kind = body["bot"]
@@ -355,7 +367,7 @@ async def delete_bot(request: Request) -> Response:
 
 
 async def _hand_over(request: Request, kind: str | None) -> Response:
-    server = _server(request)
+    server = server_of(request)
     game = game_id(request.path_params["game_id"])
     token = _token(request)
     wanted = str(request.path_params["seat"])
@@ -380,7 +392,7 @@ async def get_catalog(request: Request) -> Response:
         }
         for info in catalog.GAMES.values()
     ]
-    return json_response({"games": served, "bots": list(_server(request).limits.bot_kinds)})
+    return json_response({"games": served, "bots": list(server_of(request).limits.bot_kinds)})
 
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -444,11 +456,11 @@ endpoints' refusals are (Starlette answers ``Exception`` last, and raises it aga
 async def take_seat(request: Request) -> Response:
     """``POST /games/{id}/seats``: ``{"name": ...}`` takes the next open seat (with
     ``"side"``, in a game with sides, the side its person picks, M2); its token, once."""
-    server = _server(request)
+    server = server_of(request)
     game = game_id(request.path_params["game_id"])
-    body = SeatRequest.read(await _body(request))
+    body = SeatRequest.read(await read_body(request))
     seat, token = await to_thread.run_sync(
-        server.joining.take, game, body.name, _client(request), body.side
+        server.joining.take, game, body.name, client_of(request), body.side
     )
     log(logging.INFO, "seated", game=game, seat=seat)
     await _started(server, game)
@@ -457,9 +469,9 @@ async def take_seat(request: Request) -> Response:
 
 async def start_table(request: Request) -> Response:
     """``POST /games/{id}/start``: the creator has bots take the open seats; the game starts."""
-    server = _server(request)
+    server = server_of(request)
     game = game_id(request.path_params["game_id"])
-    body = await _body(request)
+    body = await read_body(request)
     kinds = server.limits.bot_kinds
     if not isinstance(body, dict) or set(body) != {"bot"}:
         raise ApiError(Refusal.BAD_REQUEST, """the body must be {"bot": "heuristic"}""")
@@ -479,10 +491,10 @@ async def _started(server: Server, game: str) -> None:
 
 async def rematch(request: Request) -> Response:
     """``POST /games/{id}/rematch``: the token's seat in the finished game's rematch."""
-    server = _server(request)
+    server = server_of(request)
     game = game_id(request.path_params["game_id"])
     _same_origin(request)  # no body: the bearer token alone, which no other site's page sends
-    seat_of = functools.partial(server.rematch.seat, client=_client(request))
+    seat_of = functools.partial(server.rematch.seat, client=client_of(request))
     new_id, seat, token = await to_thread.run_sync(seat_of, game, _token(request))
     server.said(game, {"type": "rematch", "game_id": new_id})
     await server.read(new_id)

@@ -46,7 +46,7 @@ from avanti.server.limits import Buckets
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import ApiError, dumps
-from avanti.server.transport.http import Jobs, _body, read_whole
+from avanti.server.transport.http import Jobs, client_of, read_body, read_whole
 from avanti.server.transport.pages import WEB
 
 __all__ = [
@@ -55,6 +55,8 @@ __all__ = [
     "MAX_REPLAY_EVENTS",
     "compare_data",
     "forms_data",
+    "jobs_of",
+    "read_seen_by",
     "replay_data",
 ]
 
@@ -69,12 +71,12 @@ def _allow(request: Request) -> None:
     if buckets is None:
         limits = state.server.limits
         buckets = state.lab_buckets = Buckets(limits.commands_per_second, limits.command_burst)
-    if not buckets.allow(_client(request)):
+    if not buckets.allow(client_of(request)):
         log(logging.WARNING, "limit", limit="lab_rate")
         raise ApiError(Refusal.RATE_LIMITED, "too many lab requests; try again in a moment")
 
 
-def _jobs(request: Request) -> Jobs:
+def jobs_of(request: Request) -> Jobs:
     """The app's budget of lab jobs, made on its first lab request (on the event loop)."""
     state = request.app.state
     jobs: Jobs | None = getattr(state, "lab_jobs", None)
@@ -84,10 +86,6 @@ def _jobs(request: Request) -> Jobs:
             limits.lab_workers, limits.lab_queue, limits.lab_jobs_per_client, name="lab"
         )
     return jobs
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else ""
 
 
 def _answer(data: dict[str, JSONValue], most: int, advice: str) -> bytes:
@@ -184,12 +182,12 @@ async def lab_forms(request: Request) -> Response:
 async def lab_compare(request: Request) -> Response:
     """``POST /lab/compare``: a case played under both readings (see the module)."""
     _allow(request)
-    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
-    data = await _body(request)
+    seen_by = read_seen_by(request.query_params.get("seen_by", "spectator"))
+    data = await read_body(request)
     most = request.app.state.server.limits.lab_answer_bytes
     try:
         case = Case.from_data(data)
-        body = await _jobs(request).run(_client(request), _compare_answer, case, seen_by, most)
+        body = await jobs_of(request).run(client_of(request), _compare_answer, case, seen_by, most)
     except AvantiError as error:
         raise ApiError(Refusal.INVALID_CASE, _words(error)) from None
     return _respond(body)
@@ -200,7 +198,7 @@ def _compare_answer(case: Case, seen_by: int | None, most: int) -> bytes:
     return _answer(compare_data(case, seen_by), most, "play fewer commands")
 
 
-def _seen_by(text: str) -> int | None:
+def read_seen_by(text: str) -> int | None:
     """The ``seen_by`` query parameter: ``spectator`` or a seat number in ASCII digits (checked
     against the case's players by :func:`avanti.lab.compare`); 400 for anything else."""
     if text == "spectator":
@@ -251,14 +249,14 @@ def _replay_answer(text: str, seen_by: int | None, most: int) -> bytes:
 async def lab_replay(request: Request) -> Response:
     """``POST /lab/replay``: ``{"document": text}``, a saved game, stepped through."""
     _allow(request)
-    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
-    data = await _body(request)
+    seen_by = read_seen_by(request.query_params.get("seen_by", "spectator"))
+    data = await read_body(request)
     text = data.get("document") if isinstance(data, dict) else None
     if not isinstance(text, str) or set(data) != {"document"}:
         raise ApiError(Refusal.BAD_REQUEST, 'the body is {"document": "<a saved game>"}')
     most = request.app.state.server.limits.lab_answer_bytes
     try:
-        body = await _jobs(request).run(_client(request), _replay_answer, text, seen_by, most)
+        body = await jobs_of(request).run(client_of(request), _replay_answer, text, seen_by, most)
     except AvantiError as error:
         raise ApiError(Refusal.INVALID_DOCUMENT, _words(error)) from None
     return _respond(body)

@@ -42,8 +42,8 @@ from avanti.server.protocol.wire import (
     outcome_data,
     public_setup_data,
 )
-from avanti.server.transport.http import _server, read_whole
-from avanti.server.transport.lab import _client, _jobs, _seen_by
+from avanti.server.transport.http import client_of, read_whole, server_of
+from avanti.server.transport.lab import jobs_of, read_seen_by
 
 __all__ = ["KEPT", "KEPT_BYTES", "REPLAY_ENDPOINTS", "Kept", "SeatReplay", "seat_replay"]
 
@@ -231,13 +231,13 @@ def _kept(request: Request) -> Kept:
 
 async def _replay(request: Request) -> SeatReplay:
     """The replay the request names, kept or built (in a job of the lab's budget)."""
-    seen_by = _seen_by(request.query_params.get("seen_by", "spectator"))
+    seen_by = read_seen_by(request.query_params.get("seen_by", "spectator"))
     wanted = game_id(request.path_params["game_id"])
     kept = _kept(request)
     found = kept.get(wanted, seen_by)
     if found is not None:
         return found
-    server = _server(request)
+    server = server_of(request)
     seated = await server.read(wanted)
     game = seated.game
     if not game.is_over:
@@ -247,8 +247,8 @@ async def _replay(request: Request) -> SeatReplay:
         raise ApiError(
             Refusal.BAD_REQUEST, f"seen_by is a seat of the game (0 to {players - 1}) or spectator"
         )
-    replay = await _jobs(request).run(
-        _client(request), seat_replay, game, seated.info, seen_by, wanted
+    replay = await jobs_of(request).run(
+        client_of(request), seat_replay, game, seated.info, seen_by, wanted
     )
     most = server.limits.lab_answer_bytes
     if len(replay.body) > most:
@@ -276,7 +276,7 @@ async def get_replay_step(request: Request) -> Response:
     if layout not in LAYOUTS:
         raise ApiError(Refusal.BAD_REQUEST, "layout is wide or narrow")
     replay = await _replay(request)
-    step = await _jobs(request).run(_client(request), replay.step, version, layout)
+    step = await jobs_of(request).run(client_of(request), replay.step, version, layout)
     return Response(dumps(step), media_type="application/json")
 
 
