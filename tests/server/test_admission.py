@@ -4,7 +4,7 @@ Before, every ``POST /games`` listed and decoded up to 100 recent records of eve
 (about 4 ms on a store of 400 games, a tenth of the server's CPU under the benchmark's load).
 Now a process reads the recent records at most once every ``ADMIT_SECONDS`` and counts what it
 does itself meanwhile at once: its creations, and the games it sees end. The clock is the
-table core's own (``Tables.monotonic``), set by the test: nothing waits.
+admission's own (``Admission.monotonic``), set by the test: nothing waits.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pytest
 from avanti.server.limits import ServerLimits
 from avanti.server.protocol.requests import CommandRequest, NewGame
 from avanti.server.protocol.wire import ApiError
-from avanti.server.table.master import ADMIT_SECONDS, Tables
+from avanti.server.table.admission import ADMIT_SECONDS
+from avanti.server.table.master import Tables
 from avanti.server.table.record import TableRecord
 from avanti.store import GameStore, MemoryEventStore
 
@@ -48,12 +49,12 @@ class Clock:
 @pytest.fixture
 def tables() -> Tables:
     tables = Tables(Counted(MemoryEventStore(), hold=True), LIMITS)
-    tables.monotonic = Clock()
+    tables.admission.monotonic = Clock()
     return tables
 
 
 def later(tables: Tables, seconds: float) -> None:
-    clock = tables.monotonic
+    clock = tables.admission.monotonic
     assert isinstance(clock, Clock)
     clock.at += seconds
 

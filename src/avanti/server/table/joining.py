@@ -248,7 +248,7 @@ class Joining:
         """A table with open seats, under a fresh id; a token for each seat the creator named
         (429 when ``client`` creates too fast or has too many tables; 422, storing nothing, when
         the game refuses the options, the sides or the seats)."""
-        hashed = self.tables.admit(client)
+        hashed = self.tables.admission.admit(client)
         info = catalog.GAMES[request.game]
         options = _checked_options(info, request)
         tokens = tuple(
@@ -284,7 +284,7 @@ class Joining:
                 )
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
-            self.tables.made(hashed, stream, table=True)
+            self.tables.admission.made(hashed, stream, table=True)
             table = Table(info.name, tuple(seat or Seat("", None, None) for seat in seats))
             return Created(new_id, None, table, tokens)
 
@@ -446,7 +446,7 @@ class Joining:
         client = kept.client
         if client is not None:  # the address's table is its game now
             self.tables.ended(table.record.stream)
-            self.tables.made(client, table.game_id)
+            self.tables.admission.made(client, table.game_id)
         log(logging.INFO, "started", game=table.game_id, kind=info.name, seats=len(seats))
 
 

@@ -11,7 +11,8 @@ test checks it), so the rules lab, a chat service or a test drives it the same w
   (:meth:`avanti.store.GameStore.run`): one ``stream``, at most one ``read``, one ``append``.
 - :meth:`Tables.create`, :meth:`Tables.hand_over`, :meth:`Tables.lobby`.
 
-Siblings built on it: :mod:`~avanti.server.table.joining` (open seats),
+Siblings built on it: :mod:`~avanti.server.table.admission` (who may create a table now, which
+every creation asks), :mod:`~avanti.server.table.joining` (open seats),
 :mod:`~avanti.server.table.chat`,
 :mod:`~avanti.server.table.rematch` and :mod:`~avanti.server.table.clock`.
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import math
 import secrets
 import threading
 import time
@@ -49,14 +49,9 @@ from avanti.server.protocol.wire import (
     unauthorized,
     unknown_game,
 )
+from avanti.server.table.admission import Admission
 from avanti.server.table.lobby import (
-    TABLE_FORMAT,
-    game_formats,
-    in_play_of,
-    kept_or_none,
     lobby,
-    recent,
-    table_expired,
 )
 from avanti.server.table.record import (
     BadToken,
@@ -86,10 +81,6 @@ NOTED_GAMES = 1_024
 
 NOTED_VERSIONS = 8
 """How many recent versions of a game :meth:`Tables.note` keeps."""
-
-ADMIT_SECONDS = 1.0
-"""How long the records of the recent games are counted from for :meth:`Tables.in_play` before
-they are read again (what this process does meanwhile counts at once)."""
 
 MAX_RETRIES = 8
 """How often :meth:`Tables.change_record` tries a change again when another writer changed the
@@ -323,20 +314,15 @@ class Tables:
         self.limits = limits
         """The limits."""
         self._seat_buckets = Buckets(limits.commands_per_second, limits.command_burst)
-        self._create_buckets = Buckets(limits.games_per_second, limits.games_burst)
         self.lock = threading.Lock()
         """Guards the rate buckets."""
         self.now: Callable[[], float] = time.time
         """The clock (Unix time) the lobby and the open tables' closing read; a test sets
         another."""
         self._noted: OrderedDict[str, dict[int, AnyGame]] = OrderedDict()
-        self.monotonic: Callable[[], float] = time.monotonic
-        """The clock (seconds) of :data:`ADMIT_SECONDS`; a test sets another."""
-        self._admitting = threading.Lock()
-        self._admitted_at = -math.inf
-        self._records: list[tuple[StoredStream, TableRecord | None]] = []
-        self._made: dict[str, dict[str, tuple[float, bool]]] = {}
-        self._ended: set[str] = set()
+        self.admission = Admission(games, limits, lambda: self.now())
+        """Who may create a table now (the creation rate and the tables in play per
+        address)."""
         self._kept: OrderedDict[str, tuple[Mapping[str, JSONValue], TableRecord]] = OrderedDict()
         self.clock_now: Callable[[], float] = time.time
         """The clock (Unix time) of the timed games' moves: the append of a command of a timed
@@ -560,78 +546,13 @@ class Tables:
 
     # -- creating ------------------------------------------------------------------------------
 
-    def admit(self, client: str) -> str:
-        """The hash kept of ``client`` (an address) that may create a table now; 429 when it
-        creates too fast or has
-        :attr:`~avanti.server.limits.ServerLimits.games_per_client` tables in play."""
-        with self.lock:
-            allowed = self._create_buckets.allow(client)
-        if not allowed:
-            log(logging.WARNING, "limit", limit="games_per_second")
-            raise ApiError(
-                Refusal.RATE_LIMITED, "too many games created from this address: wait a moment"
-            )
-        client = token_hash(client)[:16]  # the address itself is not kept
-        open_games = self.in_play(client)
-        if open_games >= self.limits.games_per_client:
-            log(logging.WARNING, "limit", limit="games_per_client")
-            raise ApiError(
-                Refusal.RATE_LIMITED,
-                f"this address has {open_games} games in play already: finish one first",
-            )
-        return client
-
-    def in_play(self, client: str) -> int:
-        """How many games and open tables ``client`` (the hash kept of an address) has in play.
-
-        Counted from the records of the recent games, read from the store at most once every
-        :data:`ADMIT_SECONDS`, and from what this process did since: the tables it created
-        (:meth:`made`) and the games it saw end. Another process's new games and ends count
-        from the next read.
-        """
-        now = self.monotonic()
-        with self._admitting:
-            if now - self._admitted_at >= ADMIT_SECONDS:
-                with self.lock:  # what happens from now on is kept beside what is read now
-                    self._made, self._ended = {}, set()
-                formats = (TABLE_FORMAT, *game_formats(None))
-                at = self.now()
-                seconds = self.limits.lobby_seconds
-                limit = self.limits.list_limit
-                found = recent(self.games, formats, limit, seconds, lambda: at)
-                self._records = [(record, kept_or_none(record)) for record in found]  # read once
-                self._admitted_at = now
-            records = self._records
-        at, closing = self.now(), self.limits.open_table_seconds
-        ids = {
-            record.stream
-            for record, kept in records
-            if in_play_of(kept, client) and not table_expired(record, closing, at, kept)
-        }
-        read = {record.stream for record, _ in records}
-        with self.lock:
-            ended = set(self._ended)
-            made = dict(self._made.get(client, {}))
-        for stream, (since, table) in made.items():
-            if stream not in read and not (table and at - since > closing):  # a record decides
-                ids.add(stream)
-        return len(ids - ended)
-
     def ended(self, stream: str) -> None:
-        """Count the game or open table ``stream`` as in play no more in :meth:`in_play` (this
-        process saw it end, or a table start its game), and forget its noted versions
-        (:meth:`note`)."""
+        """The game or open table ``stream`` is in play no more (this process saw it end, or a
+        table start its game): its noted versions are forgotten (:meth:`note`) and the
+        admission counts it out (:meth:`~avanti.server.table.admission.Admission.ended`)."""
         with self.lock:
-            self._ended.add(stream)
             self._noted.pop(stream, None)  # no seat of an ended game catches up any more
-
-    def made(self, client: str, stream: str, *, table: bool = False) -> None:
-        """Count the game or open table (``table``) ``stream`` that this process just created
-        as ``client``'s (the hash kept of an address) in :meth:`in_play`; a table until it
-        closes (:attr:`~avanti.server.limits.ServerLimits.open_table_seconds`)."""
-        at = self.now()
-        with self.lock:
-            self._made.setdefault(client, {})[stream] = (at, table)
+        self.admission.ended(stream)
 
     def new_id(self) -> str:
         """A fresh random game id (64 bits)."""
@@ -639,8 +560,9 @@ class Tables:
 
     def create(self, request: NewGame, client: str) -> Created:
         """A new game with a secret seed, stored under a fresh random id, with a token for each
-        seat a person plays; 429 as :meth:`admit` says."""
-        client = self.admit(client)
+        seat a person plays; 429 as
+        :meth:`~avanti.server.table.admission.Admission.admit` says."""
+        client = self.admission.admit(client)
         info = catalog.GAMES[request.game]
         names = request.names
         started = new_game(info, list(names), request.options, request.sides)
@@ -665,7 +587,7 @@ class Tables:
             except StreamExists:  # pragma: no cover - one chance in 2**64
                 continue
             self.note(new_id, started)
-            self.made(client, new_id)
+            self.admission.made(client, new_id)
             return Created(new_id, started, table, tokens)
 
     def change_record(

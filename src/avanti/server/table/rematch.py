@@ -15,7 +15,7 @@ writes, with that seat's token hash, that the version in play began to wait then
 (``"clock_started"``), and the clock counts from there.
 
 A rematch is a game creation: the call that creates it is admitted as a new game is
-(:meth:`~avanti.server.table.master.Tables.admit`: the creation rate and
+(:meth:`~avanti.server.table.admission.Admission.admit`: the creation rate and
 :attr:`~avanti.server.limits.ServerLimits.games_per_client` of the caller's address, 429
 ``rate-limited``), and the rematch counts among that address's games in play. A call that
 finds the rematch made already creates nothing and is not counted.
@@ -92,7 +92,7 @@ class Rematch:
         if not self._exists(new_id):
             creator = seated.kept.client
             if client is not None:
-                creator = self.tables.admit(client)
+                creator = self.tables.admission.admit(client)
             self._create(seated, new_id, creator)
         self._bind(new_id, seat, token_hash(new_token))
         self._note(seated.record.stream, new_id)
@@ -127,7 +127,7 @@ class Rematch:
         except StreamExists:  # another seat asked first: that is the rematch
             return
         if isinstance(client, str):
-            self.tables.made(client, new_id)
+            self.tables.admission.made(client, new_id)
 
     def _bind(self, game: str, seat: int, digest: str) -> None:
         """Give the rematch's ``seat`` the token hash ``digest`` (once); when that takes the
