@@ -756,17 +756,27 @@ class SQLiteEventStore(EventStore):
     def _set_metadata(
         self, stream: str, metadata: str, expected: dict[str, JSONValue] | None
     ) -> StoredStream:
-        text = metadata
-        if expected is not None:
-            return self._swap_metadata(stream, text, expected)
+        """Replace the metadata; with ``expected``, compare it first, in the same transaction."""
         with self._writing, self._connection(own=True) as connection:
             self._begin(connection)
             try:
+                if expected is not None:
+                    found = connection.execute(
+                        "SELECT metadata FROM streams WHERE stream = ?", (stream,)
+                    ).fetchone()
+                    if found is None:
+                        raise UnknownStream(stream)
+                    try:
+                        current = json.loads(found[0])
+                    except ValueError:
+                        raise self._corrupt("a stream record is not well formed") from None
+                    if current != expected:
+                        raise MetadataChanged(stream)
                 row = connection.execute(
                     "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
                     "RETURNING stream, format, format_version, setup, metadata, version, "
                     "created, updated",
-                    (text, time.time(), stream),
+                    (metadata, time.time(), stream),
                 ).fetchone()
                 connection.execute("COMMIT")
             finally:
@@ -774,34 +784,6 @@ class SQLiteEventStore(EventStore):
                     connection.execute("ROLLBACK")
         if row is None:
             raise UnknownStream(stream)
-        return self._records([row])[0]
-
-    def _swap_metadata(self, stream: str, text: str, before: dict[str, JSONValue]) -> StoredStream:
-        """``set_metadata`` with ``expected``: compare and replace in one transaction."""
-        with self._writing, self._connection(own=True) as connection:
-            self._begin(connection)
-            try:
-                found = connection.execute(
-                    "SELECT metadata FROM streams WHERE stream = ?", (stream,)
-                ).fetchone()
-                if found is None:
-                    raise UnknownStream(stream)
-                try:
-                    current = json.loads(found[0])
-                except ValueError:
-                    raise self._corrupt("a stream record is not well formed") from None
-                if current != before:
-                    raise MetadataChanged(stream)
-                row = connection.execute(
-                    "UPDATE streams SET metadata = ?, updated = max(updated, ?) WHERE stream = ? "
-                    "RETURNING stream, format, format_version, setup, metadata, version, created, "
-                    "updated",
-                    (text, time.time(), stream),
-                ).fetchone()
-                connection.execute("COMMIT")
-            finally:
-                if connection.in_transaction:
-                    connection.execute("ROLLBACK")
         return self._records([row])[0]
 
     def _wait_any(self, versions: dict[str, int], seconds: float) -> dict[str, int]:
