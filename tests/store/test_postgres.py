@@ -808,3 +808,61 @@ def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
         calls, told = asyncio.run(appends())
     assert first.result(timeout=PATIENCE) == 1
     assert (calls, told) == (1, [1] * len(names))
+
+
+def test_a_batch_is_written_without_savepoints_unless_one_append_is_refused(
+    pg: PostgresEventStore, postgres_dsn: str, schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends queued behind one that waits for a row lock are committed together: when none
+    is refused, in one transaction with no savepoint per append (the savepoint road is never
+    taken); when one is stale, the batch is written again with a savepoint each, so the stale
+    one alone is refused and the others are stored once."""
+    names = [f"s{i}" for i in range(4)]
+    for name in ["first", *names]:
+        pg.create(name, format="toy", format_version=1, setup={})
+    one = pg._one
+    savepointed: list[str] = []
+
+    def counted(connection: Any, request: Any) -> Any:
+        savepointed.append(request.append[0])
+        return one(connection, request)
+
+    monkeypatch.setattr(pg, "_one", counted)
+
+    def batch(versions: dict[str, int]) -> list[object]:
+        """Queue one append of each stream at its version behind the lock; their answers."""
+        with psycopg.connect(postgres_dsn, autocommit=True) as holder:
+            holder.execute("BEGIN")
+            holder.execute(
+                sql.SQL("SELECT 1 FROM {}.streams WHERE stream = 'first' FOR UPDATE").format(
+                    sql.Identifier(schema)
+                )
+            )
+            first = pg.append_soon("first", [1], pg.stream("first").version)
+            deadline = time.monotonic() + PATIENCE
+            waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted"
+            while not cast(tuple[int], holder.execute(waiting).fetchone())[0]:
+                assert time.monotonic() < deadline, "the first append never waited for the lock"
+                time.sleep(0.005)
+            queued = [pg.append_soon(name, [v], v) for name, v in versions.items()]
+            while pg._requests.qsize() < len(queued):
+                assert time.monotonic() < deadline, "the appends were never queued"
+                time.sleep(0.001)
+            holder.execute("COMMIT")
+        first.result(timeout=PATIENCE)
+        told: list[object] = []
+        for future in queued:
+            try:
+                told.append(future.result(timeout=PATIENCE))
+            except VersionConflict as refused:
+                told.append(refused)
+        return told
+
+    assert batch(dict.fromkeys(names, 0)) == [1, 1, 1, 1]
+    assert savepointed == []
+    told = batch({"s0": 1, "s1": 0, "s2": 1, "s3": 1})  # s1 is stale: it holds one event
+    assert told[0] == told[2] == told[3] == 2
+    assert isinstance(told[1], VersionConflict)
+    assert sorted(savepointed) == ["s0", "s1", "s2", "s3"]
+    assert [pg.stream(name).version for name in names] == [2, 1, 2, 2]
+    assert [r.data for r in pg.read("s1")] == [0]

@@ -481,18 +481,21 @@ class PostgresEventStore(EventStore):
                 return
 
     def _commit(self, batch: list[_Soon]) -> None:
-        """Commit ``batch`` in one transaction, each append in a savepoint of its own (one
-        refused is rolled back alone), and answer each; if the database fails, try each alone."""
-        try:
-            with self._connection() as connection, connection.transaction():
-                answers = [self._one(connection, request) for request in batch]
-        except Exception as error:
-            if len(batch) == 1:
-                _answer_futures([(batch[0].future, batch[0].loop, error)])
+        """Commit ``batch`` in one transaction and answer each append: first as if none were
+        refused (:meth:`_at_once`), else each append in a savepoint of its own (one refused is
+        rolled back alone); if the database fails, try each alone."""
+        answers = self._at_once(batch)
+        if answers is None:
+            try:
+                with self._connection() as connection, connection.transaction():
+                    answers = [self._one(connection, request) for request in batch]
+            except Exception as error:
+                if len(batch) == 1:
+                    _answer_futures([(batch[0].future, batch[0].loop, error)])
+                    return
+                for request in batch:
+                    self._commit([request])
                 return
-            for request in batch:
-                self._commit([request])
-            return
         self._note_written(
             [
                 (request.append[0], answer)
@@ -506,6 +509,20 @@ class PostgresEventStore(EventStore):
                 for request, answer in zip(batch, answers, strict=True)
             ]
         )
+
+    def _at_once(self, batch: list[_Soon]) -> list[int | Exception] | None:
+        """``batch`` in one transaction with no savepoints (each costs the database a
+        subtransaction and the writer two round trips): every append's new version once
+        committed, or ``None`` when one was refused or the database failed (then nothing of the
+        batch is kept, and :meth:`_commit` writes it again with a savepoint each)."""
+        try:
+            with self._connection() as connection, connection.transaction():
+                return [
+                    self._append_in(connection, *request.append, request.update, request.known)
+                    for request in batch
+                ]
+        except Exception:
+            return None
 
     def _note_written(self, written: list[tuple[str, int]]) -> None:
         """Note the versions this object committed (the newest of at most :data:`WRITTEN`
