@@ -375,19 +375,24 @@ def test_a_writer_killed_inside_its_transaction_leaves_nothing(
     assert pg.append("g", [{"n": 2}], 2, command_id="cmd") == 3  # the store carries on
 
 
-def player(dsn: str, schema: str, commands: int, pipe: Pipe) -> None:
+def player(dsn: str, schema: str, commands: int, pipe: Pipe, most: int | None = None) -> None:
     """Play the stored game on, one command at a time (the first legal one, with a command id
-    per version), telling the test each version acknowledged, until ``commands`` versions."""
+    per version), telling the test each version acknowledged, until ``commands`` versions; with
+    ``most``, after that many commands it waits (to be killed) instead of playing on."""
     with PostgresEventStore(dsn, schema=schema) as store:
         games = GameStore(store)
         pipe.send(("ready", 0))
+        played = 0
         while True:
+            if most is not None and played >= most:
+                time.sleep(PATIENCE * 10)  # the test kills it meanwhile
             game = games.load("table")
             if game.version >= commands or game.is_over:
                 break
             after = games.execute(
                 "table", game.legal_commands()[0], command_id=f"at-{game.version}"
             )
+            played += 1
             pipe.send(("ack", after.version))
     pipe.send(("done", game.version))
 
@@ -410,14 +415,25 @@ def test_writers_killed_at_random_moments_lose_nothing_acknowledged(
     acknowledged: list[int] = []
     chance = random.Random(8)
     for round_ in range(9):
+        told = chance.randint(0, 5) if round_ < 8 else 0
         reader, writer = PROCESSES.Pipe(duplex=False)
         process = PROCESSES.Process(
-            daemon=True, target=player, args=(postgres_dsn, pg.schema, reference.version, writer)
+            daemon=True,
+            target=player,
+            # at most 8 commands a round (the ones after the acknowledged ones cut short or not):
+            # the game is far from its 80th when the last player (round 8) plays it to the end
+            args=(
+                postgres_dsn,
+                pg.schema,
+                reference.version,
+                writer,
+                told + 3 if round_ < 8 else None,
+            ),
         )
         process.start()
         assert receive(reader, "a player to start") == ("ready", 0)
-        if round_ < 8:  # at most 6 commands a round: the game is far from its 80th
-            for _ in range(chance.randint(0, 5)):
+        if round_ < 8:
+            for _ in range(told):
                 kind, version = receive(reader, "a player's acknowledgement")
                 assert kind == "ack"
                 acknowledged.append(version)
