@@ -29,7 +29,7 @@ def test_the_road_of_a_command_runs_from_the_socket_to_the_store_and_back() -> N
     assert "_serve" in functions["server/transport/socket.py"].split(", ")
     assert "act_soon" in functions["server/table/master.py"].split(", ")
     assert "_play_card" in functions["avanti/decide.py"].split(", ")
-    assert "_append_one" in functions["store/sqlite.py"].split(", ")
+    assert "_at_once" in functions["store/sqlite.py"].split(", ")
     assert "build" in functions["server/transport/push.py"].split(", ")
     assert "update" in functions["server/protocol/wire.py"].split(", ")
     calls = re.findall(r"^  ([\w/]+\.py) -> ([\w/]+\.py): (\d+)$", text, flags=re.MULTILINE)

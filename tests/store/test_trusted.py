@@ -401,3 +401,151 @@ def test_a_game_another_writer_moved_is_held_once_loaded(tmp_path: Path) -> None
     reads, executed = asyncio.run(play())
     assert reads == 0
     assert GameStore(SQLiteEventStore(path)).load("g", verify=True) == executed.game
+
+
+def _batch_behind_a_lock(path: Path, *, held: bool) -> dict[str, tuple[int, Any, list[Any]]]:
+    """Eight games, each played once, then a batch of eleven requests: a command of each game,
+    a second command of one of them (decided on the first), the first command of a game never
+    played here, and a new stream. With ``held``, all queued behind an append that waits for
+    the file (one batch of the writer); else one at a time. Each game's version, metadata and
+    events as a second store object reads them."""
+    store, second = SQLiteEventStore(path, timeout=60.0), SQLiteEventStore(path)
+    games = GameStore(store, hold=True)
+    ids = [f"g{i}" for i in range(9)]
+    for number, game_id in enumerate(ids):
+        if game_id == "g8":  # made by another store object: this one's writer never saw it
+            GameStore(second).create(game_id, avanti_game(9), {"seats": ["Ann", "Bob", "Cy"]})
+            continue
+        games.create(game_id, avanti_game(number + 1), {"seats": ["Ann", "Bob", "Cy"]})
+        games.run(game_id, choose_first, summarize=_summary)
+    store.create("first", format="toy", format_version=1, setup={})
+    holding = Holding(path) if held else None
+    first = in_thread(lambda: store.append("first", [1], 0))
+    if held:
+        writing()  # the writer waits for the file with the first append
+    else:
+        first[0].join()
+
+    async def commands() -> None:
+        tasks = [
+            asyncio.ensure_future(games.run_soon(game_id, choose_first, summarize=_summary))
+            for game_id in [*ids, "g0"]
+        ]
+        made = in_thread(
+            lambda: store.create("new", format="toy", format_version=1, setup={"n": 1})
+        )
+        if holding is not None:
+            while store._requests.qsize() < len(tasks) + 1:  # each queued behind the first
+                await asyncio.sleep(0.001)
+            holding.release()
+        await asyncio.gather(*tasks)
+        made[0].join()
+        assert isinstance(made[1][0], StoredStream)
+
+    asyncio.run(commands())
+    first[0].join()
+    told = {
+        name: (
+            second.stream(name).version,
+            dict(second.stream(name).metadata),
+            [r.data for r in second.read(name)],
+        )
+        for name in [*ids, "new", "first"]
+    }
+    store.close()
+    second.close()
+    return told
+
+
+def _summary(after: Any) -> dict[str, JSONValue]:
+    return {"summary": {"version": after.version, "waiting": list(after.waiting)}}
+
+
+def test_a_batch_is_written_in_a_few_statements_as_one_at_a_time_would_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer commits a batch of new streams and appends in a handful of statements, not
+    several for each (each statement hands the interpreter's lock to the event loop and waits
+    to take it back): eleven requests, eight statements. What it stores is what the same
+    requests stored one at a time store: every version, metadata (the table's summary) and
+    event, g0 with its two commands, g8 with its first."""
+    statements: list[str] = []
+    connect = SQLiteEventStore._connect
+
+    def traced(self: SQLiteEventStore) -> Any:
+        connection = connect(self)
+        connection.set_trace_callback(
+            lambda sql: (
+                statements.append(sql)
+                if threading.current_thread().name == "avanti-sqlite-writer"
+                else None
+            )
+        )
+        return connection
+
+    monkeypatch.setattr(SQLiteEventStore, "_connect", traced)
+    together = _batch_behind_a_lock(tmp_path / "together.db", held=True)
+    commits = [i for i, sql in enumerate(statements) if sql == "COMMIT"]
+    # a statement's trigger runs are traced with the statement's text: counted once
+    traced_batch = statements[commits[-2] + 1 : commits[-1] + 1]
+    batch = [sql for n, sql in enumerate(traced_batch) if n == 0 or sql != traced_batch[n - 1]]
+    assert [sql.split(" ", 3)[:3] for sql in batch] == [
+        ["BEGIN", "IMMEDIATE"],
+        ["SELECT", "stream,", "metadata"],  # g8's metadata, which this writer does not keep
+        ["SAVEPOINT", "at_once"],
+        ["INSERT", "INTO", "streams"],  # the new stream
+        ["INSERT", "INTO", "events"],  # every event of the ten commands
+        ["UPDATE", "streams", "SET"],  # the nine games' versions and records
+        ["RELEASE", "at_once"],
+        ["COMMIT"],
+    ]
+    assert [sql.split(" ", 2)[:2] for sql in batch if sql.startswith("INSERT")] == [
+        ["INSERT", "INTO"]
+    ] * 2  # the new stream, then every event
+    alone = _batch_behind_a_lock(tmp_path / "alone.db", held=False)
+    assert together == alone
+    assert together["g0"][0] == together["g1"][0] + 1
+    assert together["g8"][1]["summary"]["version"] == together["g8"][0]
+
+
+def test_a_batch_with_one_refused_append_answers_each_as_alone(tmp_path: Path) -> None:
+    """Four appends behind one that waits for the file, one of them stale: the batch is written
+    again an append at a time, so the stale one alone is refused (VersionConflict), the
+    others are stored once with their metadata."""
+    path = tmp_path / "g.db"
+    store, second = SQLiteEventStore(path, timeout=60.0), SQLiteEventStore(path)
+    names = [f"s{i}" for i in range(4)]
+    for name in ["first", *names]:
+        store.create(name, format="toy", format_version=1, setup={}, metadata={"n": 0})
+        assert trusted(store, name, [0], 0, known={"n": 0}, update={"n": 1}) == 1
+    holding = Holding(path)
+    first = in_thread(lambda: store.append("first", [1], 1))
+    writing()
+
+    async def appends() -> list[object]:
+        begun = [
+            store._append_trusted(
+                name, [1], ("1",), 0 if name == "s1" else 1, None, None, {"n": 2}, {"n": 1}
+            )
+            for name in names
+        ]
+        while store._requests.qsize() < len(begun):
+            await asyncio.sleep(0.001)
+        holding.release()
+        return list(await asyncio.gather(*begun, return_exceptions=True))
+
+    told = asyncio.run(appends())
+    first[0].join()
+    assert told[0] == told[2] == told[3] == 2
+    assert isinstance(told[1], VersionConflict)
+    assert told[1].actual == 1
+    assert [second.stream(name).version for name in names] == [2, 1, 2, 2]
+    assert [dict(second.stream(name).metadata) for name in names] == [
+        {"n": 2},
+        {"n": 1},
+        {"n": 2},
+        {"n": 2},
+    ]
+    assert [[r.data for r in second.read(name)] for name in names] == [[0, 1], [0], [0, 1], [0, 1]]
+    store.close()
+    second.close()

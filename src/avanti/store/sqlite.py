@@ -592,6 +592,10 @@ class SQLiteEventStore(EventStore):
         with self._writing, self._connection(own=True) as connection:
             self._begin(connection)
             try:
+                at_once = self._at_once(connection, batch, kept)
+                if at_once is not None:
+                    connection.execute("COMMIT")
+                    return list(at_once)
                 for request in batch:
                     connection.execute("SAVEPOINT one_append")
                     try:
@@ -615,6 +619,118 @@ class SQLiteEventStore(EventStore):
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
         return answers
+
+    def _at_once(
+        self, connection: sqlite3.Connection, batch: list[_Request], kept: dict[str, _Kept]
+    ) -> list[int | None] | None:
+        """A batch of new streams and appends in a few statements (a handful for the whole
+        batch, not several for each request), answered as :meth:`_transaction` answers; or
+        ``None``, having changed nothing, when any request needs the road of its own
+        (:meth:`_create_one`, :meth:`_append_one`): an append with no events, to a stream
+        whose metadata this object does not keep or keeps other than ``known``, or one refused
+        (a name or an event position taken, a command id stored, the stream's version or
+        metadata moved: the statements find these, and the savepoint is rolled back).
+
+        Each statement the sqlite3 module runs lets go of the interpreter's lock and takes it
+        back: on a busy server each of those is a wait behind the event loop, so the writer's
+        time went to waiting, a few statements a request, not to SQLite.
+        """
+        if not _AT_ONCE:
+            return None
+        ours: dict[str, _Kept] = {}
+        streams: dict[str, list[Any]] = {}  # [stream, expected, text it holds, new, text after]
+        created: list[Any] = []
+        events: list[Any] = []
+        commands: list[Any] = []
+        answers: list[int | None] = []
+        read = self._cold_metadata(connection, batch, kept)
+        for request in batch:
+            if isinstance(request, _Create):
+                created.extend(request.row)
+                answers.append(None)
+                continue
+            if not request.rows:
+                return None
+            stream = request.stream
+            mine = (
+                ours.get(stream) or kept.get(stream) or self._kept.get(stream) or read.get(stream)
+            )
+            if mine is None or (request.known is not None and mine[1] != request.known):
+                return None
+            chain = streams.get(stream)
+            if chain is not None and chain[3] != request.expected:
+                return None
+            try:
+                after = _merged(mine, request.update) if request.update else mine
+            except InvalidArgument:
+                return None
+            new = request.expected + len(request.rows)
+            if chain is None:
+                streams[stream] = [stream, request.expected, mine[0], new, after[0]]
+            else:
+                chain[3], chain[4] = new, after[0]
+            ours[stream] = after
+            for row in request.rows:
+                events.extend(row)
+            if request.command_id is not None:
+                commands.extend((stream, request.command_id, new, request.digest))
+            answers.append(new)
+        connection.execute("SAVEPOINT at_once")
+        try:
+            for start in range(0, len(created), 8 * _ROWS):
+                part = created[start : start + 8 * _ROWS]
+                connection.execute(_insert("streams", 8, len(part) // 8), part)
+            for start in range(0, len(events), 4 * _ROWS):
+                part = events[start : start + 4 * _ROWS]
+                connection.execute(_insert("events", 4, len(part) // 4), part)
+            for start in range(0, len(commands), 4 * _ROWS):
+                part = commands[start : start + 4 * _ROWS]
+                connection.execute(_insert("commands", 4, len(part) // 4), part)
+            chains = list(streams.values())
+            moved = 0
+            for start in range(0, len(chains), _ROWS):
+                part = chains[start : start + _ROWS]
+                moved += connection.execute(
+                    "UPDATE streams SET version = v.column4, updated = max(updated, ?), "
+                    f"metadata = v.column5 FROM (VALUES {_row(5, len(part))}) AS v "
+                    "WHERE streams.stream = v.column1 AND streams.version = v.column2 "
+                    "AND streams.metadata = v.column3",
+                    [time.time(), *[value for chain in part for value in chain]],
+                ).rowcount
+            if moved != len(chains):
+                raise _Refused
+        except (sqlite3.IntegrityError, _Refused):
+            connection.execute("ROLLBACK TO at_once")
+            connection.execute("RELEASE at_once")
+            return None
+        connection.execute("RELEASE at_once")
+        kept.update(ours)
+        return answers
+
+    def _cold_metadata(
+        self, connection: sqlite3.Connection, batch: list[_Request], kept: dict[str, _Kept]
+    ) -> dict[str, _Kept]:
+        """The metadata of the streams of ``batch``'s appends that this object does not keep
+        (a game's first command since it was created or read), in one query; a stream whose
+        metadata is no JSON object is left out (its append, alone, reports it)."""
+        cold = {
+            request.stream
+            for request in batch
+            if isinstance(request, _Append)
+            and request.stream not in kept
+            and request.stream not in self._kept
+        }
+        if not cold:
+            return {}
+        rows = connection.execute(
+            "SELECT stream, metadata FROM streams WHERE stream IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(cold)),),
+        ).fetchall()
+        read: dict[str, _Kept] = {}
+        for stream, text in rows:
+            with contextlib.suppress(StoreError):  # unreadable: its append, alone, says so
+                read[stream] = (text, self._metadata(text))
+        return read
 
     @staticmethod
     def _create_one(connection: sqlite3.Connection, request: _Create) -> None:
@@ -915,6 +1031,30 @@ class SQLiteEventStore(EventStore):
         if found is None:
             raise UnknownStream(stream)
         return int(found[0])
+
+
+_AT_ONCE = sqlite3.sqlite_version_info >= (3, 33, 0)
+"""Whether SQLite has ``UPDATE ... FROM`` (3.33), which :meth:`SQLiteEventStore._at_once`
+uses to move many streams in one statement."""
+
+_ROWS = 200
+"""The most rows one statement of :meth:`SQLiteEventStore._at_once` writes (at most 1,600
+values: well within the 32,766 that SQLite binds to one statement since 3.32)."""
+
+
+class _Refused(Exception):
+    """An append of a batch written at once did not match its stream's version or metadata."""
+
+
+def _row(columns: int, rows: int) -> str:
+    """``(?, ?), (?, ?)``: ``rows`` rows of ``columns`` placeholders."""
+    one = "(" + ", ".join("?" * columns) + ")"
+    return ", ".join([one] * rows)
+
+
+def _insert(table: str, columns: int, rows: int) -> str:
+    """An ``INSERT`` of ``rows`` rows into ``table``."""
+    return f"INSERT INTO {table} VALUES {_row(columns, rows)}"
 
 
 def _merged(current: _Kept, update: Mapping[str, JSONValue]) -> _Kept:

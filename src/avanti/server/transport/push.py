@@ -94,7 +94,9 @@ class Behind(Exception):
 class Listener:
     """One connection's subscription to a game, for one seat (``None``: a spectator).
 
-    ``send`` sends one text message on the connection. Once :meth:`run` runs, it alone sends:
+    ``send`` sends one text message on the connection; ``write``, when given, writes one at
+    once if the connection takes it now (else ``False``, and ``send`` sends it, waiting for
+    the client). Once :meth:`run` runs, it alone sends:
     the session queues its answers (:meth:`reply`, :meth:`answer`) and the hub its notices
     (:meth:`tell`) and games (:meth:`offer`), so messages never interleave and nobody waits
     for a slow client but its own writer. A command the seat's session accepted is answered by
@@ -115,6 +117,7 @@ class Listener:
         *,
         send_timeout: float = math.inf,
         outbox_bytes: int = 1 << 20,
+        write: Callable[[str], bool] | None = None,
     ) -> None:
         self.game_id = game_id
         """The game listened to."""
@@ -133,6 +136,7 @@ class Listener:
         self.on_cut: Callable[[], None] | None = None
         """Called once when the listener is cut (its session ends then)."""
         self._send = send
+        self._write = write
         self._send_timeout = send_timeout
         self._outbox_bytes = outbox_bytes
         self._newest: AnyGame | None = None
@@ -225,6 +229,8 @@ class Listener:
         sends) cuts the listener when a send outlasts it."""
         if self._behind is not None:
             raise Behind(self._behind)
+        if self._write is not None and self._write(text):  # taken at once
+            return
         if math.isinf(self._send_timeout):
             await self._send(text)
             return

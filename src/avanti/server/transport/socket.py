@@ -33,6 +33,7 @@ from avanti.server.protocol.wire import ApiError, dumps, game_id, refusal_of
 from avanti.server.runtime import Server
 from avanti.server.table.joining import OpenTable, described_for
 from avanti.server.transport.push import Behind, Hub, Listener
+from avanti.server.transport.uvicorn import WRITE_TEXT, WriteText
 from avanti.store import StoreError
 
 __all__ = ["CLOSE_CODES", "stream"]
@@ -126,6 +127,10 @@ class _Socket:
     def __init__(self, websocket: WebSocket, limits: ServerLimits) -> None:
         self._websocket = websocket
         self._limits = limits
+        extensions = websocket.scope.get("extensions") or {}
+        self.write: WriteText | None = extensions.get(WRITE_TEXT)
+        """Writes a text message at once when the connection takes it now (see
+        :data:`~avanti.server.transport.uvicorn.WriteText`), if the server offers it."""
 
     async def send(self, text: str) -> None:
         """Send a text message; :class:`_Gone` if the client has gone."""
@@ -223,6 +228,7 @@ async def stream(websocket: WebSocket) -> None:
             hello.layout,
             send_timeout=server.limits.send_timeout,
             outbox_bytes=server.limits.outbox_bytes,
+            write=socket.write,
         )
         listener.clock = server.clock.of
         try:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+import struct
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -21,7 +23,14 @@ import uvicorn
 from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 
-__all__ = ["RedactQueries", "guarded_protocol", "released_websocket", "uvicorn_config"]
+__all__ = [
+    "WRITE_TEXT",
+    "RedactQueries",
+    "WriteText",
+    "guarded_protocol",
+    "released_websocket",
+    "uvicorn_config",
+]
 
 
 def _base_protocol() -> type[asyncio.Protocol]:
@@ -84,14 +93,41 @@ def guarded_protocol(seconds: float, base: type[Any] | None = None) -> type[asyn
     return Guarded
 
 
+WRITE_TEXT = "avanti.write_text"
+"""The key, in a WebSocket's ASGI scope's ``extensions``, of its :data:`WriteText` (set by the
+protocol :func:`released_websocket` makes)."""
+
+WriteText = Callable[[str], bool]
+"""Writes one text message on a WebSocket at once, without awaiting, and says whether it did:
+``False`` when the connection cannot take it now (its client is not reading and the transport's
+buffer is past its high-water mark, or the socket is closing), and the message is then to be
+sent the ordinary way (ASGI's ``websocket.send``, which waits)."""
+
+
+def _frame_header(size: int) -> bytes:
+    """The header of a final, unmasked text frame of ``size`` bytes (RFC 6455, 5.2)."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size)
+    return struct.pack("!BBQ", 0x81, 127, size)
+
+
 def released_websocket() -> type[asyncio.Protocol] | None:
     """uvicorn's WebSocket protocol (websockets' sans-I/O one) that lets go of a closed
-    connection's objects at once: its frame parser (a generator that refers back to its
-    connection) is closed when the connection is lost, so that what the connection held is
-    freed by reference counting instead of waiting for the garbage collector."""
+    connection's objects at once, and writes a text message straight to its socket.
+
+    Its frame parser (a generator that refers back to its connection) is closed when the
+    connection is lost, so that what the connection held is freed by reference counting
+    instead of waiting for the garbage collector. And its scope's ``extensions`` hold a
+    :data:`WriteText` under :data:`WRITE_TEXT`: a message written with it is framed here (one
+    uncompressed text frame, as the server's WebSockets are) and handed to the transport,
+    without ASGI's ``send`` and its framing objects, when the connection is open and its
+    transport takes more; else it says so and the caller sends the ordinary way."""
     if importlib.util.find_spec("websockets") is None:  # pragma: no cover - the server extra has it
         return None
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.protocol import State
 
     class Released(WebSocketsSansIOProtocol):
         def connection_lost(self, exc: Exception | None) -> None:
@@ -99,6 +135,27 @@ def released_websocket() -> type[asyncio.Protocol] | None:
             parser = getattr(self.conn, "parser", None)
             if parser is not None:
                 parser.close()
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None and not self.conn.extensions:  # compressed: framed by websockets
+                scope["extensions"][WRITE_TEXT] = self.write_text
+
+        def write_text(self, text: str) -> bool:
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.disconnected
+                or self.initial_response is not None
+                or self.conn.state is not State.OPEN
+                or not self.writable.is_set()
+                or self.transport.is_closing()
+            ):
+                return False
+            data = text.encode()
+            self.transport.write(_frame_header(len(data)) + data)
+            return True
 
     return Released
 
