@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 from typing import Any
 
 import pytest
@@ -158,3 +159,68 @@ def test_a_listener_sends_the_ordinary_way_what_the_socket_does_not_take_at_once
 
     asyncio.run(main())
     assert (taken, sent) == (["a", "c"], ["b"])
+
+
+class _Game:
+    """Just a version, for a listener whose updates are built by the test."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+
+def _built(game_id: str, game: Any, seat: int | None, after: int, table: Any, layout: str) -> str:
+    return json.dumps({"type": "update", "version": game.version, "after": after})
+
+
+def test_a_listener_writes_a_change_without_waking_its_task() -> None:
+    """A change offered to an idle listener, and the answer to its seat's command queued in
+    the same turn of the loop, are written as one message, the update carrying the answer,
+    at the next turn, by a callback: the listener's task is not woken. Written once the
+    socket stops taking messages at once, the rest is left to the task, which sends it the
+    ordinary way in order, from the first message not written."""
+    written: list[str] = []
+    sent: list[str] = []
+    takes = [True]
+
+    def write(text: str) -> bool:
+        if takes[0]:
+            written.append(text)
+        return takes[0]
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> tuple[bool, list[str]]:
+        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
+        listener.build = _built
+        task = asyncio.ensure_future(listener.run())
+        while not listener._idle:
+            await asyncio.sleep(0)
+        listener.offer(_Game(1))  # type: ignore[arg-type]
+        listener.answer(_Game(1), "c1")  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        woken = listener._wake.is_set() or not listener._idle
+        takes[0] = False
+        listener.tell('{"type":"chat"}')
+        listener.offer(_Game(2))  # type: ignore[arg-type]
+        while len(sent) < 2:
+            await asyncio.sleep(0)
+        listener.finish()
+        await task
+        listener.stop()
+        return woken, list(written)
+
+    woken, first = asyncio.run(main())
+    assert woken is False
+    assert [json.loads(text) for text in first] == [
+        {
+            "type": "update",
+            "version": 1,
+            "after": 0,
+            "results": [{"version": 1, "command_id": "c1"}],
+        }
+    ]
+    assert [json.loads(text) for text in sent] == [
+        {"type": "chat"},
+        {"type": "update", "version": 2, "after": 1},
+    ]

@@ -629,7 +629,8 @@ class SQLiteEventStore(EventStore):
         (:meth:`_create_one`, :meth:`_append_one`): an append with no events, to a stream
         whose metadata this object does not keep or keeps other than ``known``, or one refused
         (a name or an event position taken, a command id stored, the stream's version or
-        metadata moved: the statements find these, and the savepoint is rolled back).
+        metadata moved: the statements find these, and the transaction is rolled back and
+        begun again; no savepoint, which would cost two statements more a batch).
 
         Each statement the sqlite3 module runs lets go of the interpreter's lock and takes it
         back: on a busy server each of those is a wait behind the event loop, so the writer's
@@ -675,7 +676,6 @@ class SQLiteEventStore(EventStore):
             if request.command_id is not None:
                 commands.extend((stream, request.command_id, new, request.digest))
             answers.append(new)
-        connection.execute("SAVEPOINT at_once")
         try:
             for start in range(0, len(created), 8 * _ROWS):
                 part = created[start : start + 8 * _ROWS]
@@ -699,11 +699,10 @@ class SQLiteEventStore(EventStore):
                 ).rowcount
             if moved != len(chains):
                 raise _Refused
-        except (sqlite3.IntegrityError, _Refused):
-            connection.execute("ROLLBACK TO at_once")
-            connection.execute("RELEASE at_once")
+        except (sqlite3.IntegrityError, _Refused):  # rare: begin again, for the road of each
+            connection.execute("ROLLBACK")
+            self._begin(connection)
             return None
-        connection.execute("RELEASE at_once")
         kept.update(ours)
         return answers
 

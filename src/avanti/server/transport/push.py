@@ -147,6 +147,8 @@ class Listener:
         self._sending_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._finished = False
+        self._idle = False  # run() waits for news with nothing left to send
+        self._flushing: asyncio.Handle | None = None  # a _flush to come
 
     @property
     def behind(self) -> str | None:
@@ -157,7 +159,7 @@ class Listener:
         """Note a version of the game; the listener's :meth:`run` sends it if it is news."""
         if self._newest is None or game.version > self._newest.version:
             self._newest = game
-            self._wake.set()
+            self._poke()
 
     def tell(self, text: str) -> None:
         """Queue a notice (a chat message, a rematch) for :meth:`run` to send, in order; a
@@ -184,7 +186,65 @@ class Listener:
             return
         self._outbox.append(item)
         self._waiting += size
-        self._wake.set()
+        self._poke()
+
+    def _poke(self) -> None:
+        """News for :meth:`run`: written at once by :meth:`_flush`, soon after the caller's
+        turn of the event loop (so that a command's answer joins the update its announcement
+        offered), when the writer is idle and the connection takes messages at once; else
+        the writer task is woken."""
+        if self._idle and self._write is not None and self.table is None:
+            if self._flushing is None:
+                self._flushing = asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self._wake.set()
+
+    def _flush(self) -> None:
+        """What :meth:`run` would send, written without waking it, message by message while
+        the connection takes each at once; what it does not take is left to :meth:`run`
+        (woken), from the first message not written, so none is lost or sent twice."""
+        self._flushing = None
+        write = self._write
+        if not self._idle or write is None or self._behind is not None or self._finished:
+            self._wake.set()
+            return
+        outbox = self._outbox
+        while outbox:
+            item = outbox[0]
+            if isinstance(item, str):
+                if not write(item):
+                    self._wake.set()
+                    return
+                outbox.popleft()
+                self._waiting -= len(item)
+                continue
+            results: list[_Result] = []
+            for waiting in outbox:
+                if not isinstance(waiting, _Result):
+                    break
+                results.append(waiting)
+            game = self._newest
+            if game is None or game.version <= self.last:  # bare, one by one
+                for result in results:
+                    if not write(dumps(result.message("result"))):
+                        self._wake.set()
+                        return
+                    outbox.popleft()
+                    self._waiting -= 64
+                continue
+            if not write(self._answered(game, results)):
+                self._wake.set()
+                return
+            for _ in results:
+                outbox.popleft()
+            self._waiting -= 64 * len(results)
+            self.last = max(self.last, game.version)
+        game = self._newest
+        if game is not None and game.version > self.last:
+            if not write(self._update(game, min(self.last, game.version))):
+                self._wake.set()
+                return
+            self.last = max(self.last, game.version)
 
     def _cut(self, why: str) -> None:
         if self._behind is not None:
@@ -223,6 +283,9 @@ class Listener:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
 
     async def _timed(self, text: str) -> None:
         """Send within the send timeout, else :class:`Behind`: a timer (armed once for many
@@ -282,7 +345,11 @@ class Listener:
         the connection fails, or it falls behind (:class:`Behind`)."""
         outbox = self._outbox
         while True:
-            await self._wake.wait()
+            self._idle = True
+            try:
+                await self._wake.wait()
+            finally:
+                self._idle = False
             self._wake.clear()
             if self._finished:
                 return
@@ -312,10 +379,20 @@ class Listener:
             for result in results:
                 await self._timed(dumps(result.message("result")))
             return
-        answers = dumps([result.message() for result in results])
-        message = await self._built(game)
-        await self._timed(f'{message[:-1]},"results":{answers}}}')
+        if self.table is None:
+            message = self._answered(game, results)
+        else:
+            answers = dumps([result.message() for result in results])
+            built = await self._built(game)
+            message = f'{built[:-1]},"results":{answers}}}'
+        await self._timed(message)
         self.last = max(self.last, game.version)
+
+    def _answered(self, game: AnyGame, results: list[_Result]) -> str:
+        """The seat's update for ``game`` carrying the answers ``results`` (no table)."""
+        answers = dumps([result.message() for result in results])
+        message = self._update(game, min(self.last, game.version))
+        return f'{message[:-1]},"results":{answers}}}'
 
 
 class _Result:
