@@ -428,8 +428,12 @@ def _batch_behind_a_lock(path: Path, *, held: bool) -> dict[str, tuple[int, Any,
 
     async def commands() -> None:
         tasks = [
-            asyncio.ensure_future(games.run_soon(game_id, choose_first, summarize=_summary))
-            for game_id in [*ids, "g0"]
+            asyncio.ensure_future(
+                games.run_soon(
+                    game_id, choose_first, summarize=_summary, command_id=f"c{number}-{game_id}"
+                )
+            )
+            for number, game_id in enumerate([*ids, "g0"])
         ]
         made = in_thread(
             lambda: store.create("new", format="toy", format_version=1, setup={"n": 1})
@@ -444,7 +448,7 @@ def _batch_behind_a_lock(path: Path, *, held: bool) -> dict[str, tuple[int, Any,
 
     asyncio.run(commands())
     first[0].join()
-    told = {
+    told: dict[str, tuple[int, Any, list[Any]]] = {
         name: (
             second.stream(name).version,
             dict(second.stream(name).metadata),
@@ -452,6 +456,9 @@ def _batch_behind_a_lock(path: Path, *, held: bool) -> dict[str, tuple[int, Any,
         )
         for name in [*ids, "new", "first"]
     }
+    for number, game_id in enumerate([*ids, "g0"]):  # each command id names its command
+        version = second._command_version(game_id, f"c{number}-{game_id}")
+        told[f"c{number}"] = (version or 0, None, [])
     store.close()
     second.close()
     return told
@@ -466,9 +473,9 @@ def test_a_batch_is_written_in_a_few_statements_as_one_at_a_time_would_be(
 ) -> None:
     """The writer commits a batch of new streams and appends in a handful of statements, not
     several for each (each statement hands the interpreter's lock to the event loop and waits
-    to take it back): eleven requests, six statements. What it stores is what the same
+    to take it back): eleven requests, seven statements. What it stores is what the same
     requests stored one at a time store: every version, metadata (the table's summary) and
-    event, g0 with its two commands, g8 with its first."""
+    event and command id, g0 with its two commands, g8 with its first."""
     statements: list[str] = []
     connect = SQLiteEventStore._connect
 
@@ -494,16 +501,16 @@ def test_a_batch_is_written_in_a_few_statements_as_one_at_a_time_would_be(
         ["SELECT", "stream,", "metadata"],  # g8's metadata, which this writer does not keep
         ["INSERT", "INTO", "streams"],  # the new stream
         ["INSERT", "INTO", "events"],  # every event of the ten commands
+        ["INSERT", "INTO", "commands"],  # their ten command ids
         ["UPDATE", "streams", "SET"],  # the nine games' versions and records
         ["COMMIT"],
     ]
-    assert [sql.split(" ", 2)[:2] for sql in batch if sql.startswith("INSERT")] == [
-        ["INSERT", "INTO"]
-    ] * 2  # the new stream, then every event
     alone = _batch_behind_a_lock(tmp_path / "alone.db", held=False)
     assert together == alone
     assert together["g0"][0] == together["g1"][0] + 1
     assert together["g8"][1]["summary"]["version"] == together["g8"][0]
+    assert together["c0"][0] == together["g0"][0] - 1  # g0's first command, then c9 its second
+    assert together["c9"][0] == together["g0"][0]
 
 
 def test_a_batch_with_one_refused_append_answers_each_as_alone(tmp_path: Path) -> None:
