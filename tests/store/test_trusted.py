@@ -54,6 +54,17 @@ def trusted(
     return asyncio.run(append())
 
 
+async def _answered_once_queued(
+    store: SQLiteEventStore, holding: Holding, begun: list[Any]
+) -> list[object]:
+    """Once every append of ``begun`` waits in the writer's queue (behind ``holding``), let
+    the file go; each append's answer or refusal."""
+    while store._requests.qsize() < len(begun):
+        await asyncio.sleep(0.001)
+    holding.release()
+    return list(await asyncio.gather(*begun, return_exceptions=True))
+
+
 @pytest.fixture(params=["sqlite", "memory"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
     """A SQLite store in a file, or one in memory (the base class's road)."""
@@ -294,10 +305,7 @@ def test_an_append_whose_waiter_was_cancelled_leaves_the_others_answered(
                 for name in names
             ]
             begun[1].cancel()
-        while store._requests.qsize() < len(names):
-            await asyncio.sleep(0.001)
-        holding.release()
-        return list(await asyncio.gather(*begun, return_exceptions=True))
+        return await _answered_once_queued(store, holding, begun)
 
     told = asyncio.run(appends())
     first[0].join()
@@ -534,10 +542,7 @@ def test_a_batch_with_one_refused_append_answers_each_as_alone(tmp_path: Path) -
             )
             for name in names
         ]
-        while store._requests.qsize() < len(begun):
-            await asyncio.sleep(0.001)
-        holding.release()
-        return list(await asyncio.gather(*begun, return_exceptions=True))
+        return await _answered_once_queued(store, holding, begun)
 
     told = asyncio.run(appends())
     first[0].join()

@@ -677,15 +677,9 @@ class SQLiteEventStore(EventStore):
                 commands.extend((stream, request.command_id, new, request.digest))
             answers.append(new)
         try:
-            for start in range(0, len(created), 8 * _ROWS):
-                part = created[start : start + 8 * _ROWS]
-                connection.execute(_insert("streams", 8, len(part) // 8), part)
-            for start in range(0, len(events), 4 * _ROWS):
-                part = events[start : start + 4 * _ROWS]
-                connection.execute(_insert("events", 4, len(part) // 4), part)
-            for start in range(0, len(commands), 4 * _ROWS):
-                part = commands[start : start + 4 * _ROWS]
-                connection.execute(_insert("commands", 4, len(part) // 4), part)
+            _insert(connection, "streams", 8, created)
+            _insert(connection, "events", 4, events)
+            _insert(connection, "commands", 4, commands)
             chains = list(streams.values())
             moved = 0
             for start in range(0, len(chains), _ROWS):
@@ -1051,9 +1045,13 @@ def _row(columns: int, rows: int) -> str:
     return ", ".join([one] * rows)
 
 
-def _insert(table: str, columns: int, rows: int) -> str:
-    """An ``INSERT`` of ``rows`` rows into ``table``."""
-    return f"INSERT INTO {table} VALUES {_row(columns, rows)}"
+def _insert(connection: sqlite3.Connection, table: str, columns: int, values: list[Any]) -> None:
+    """Insert ``values`` (``columns`` a row, one after the other) into ``table``, in
+    statements of at most :data:`_ROWS` rows."""
+    for start in range(0, len(values), columns * _ROWS):
+        part = values[start : start + columns * _ROWS]
+        rows = _row(columns, len(part) // columns)
+        connection.execute(f"INSERT INTO {table} VALUES {rows}", part)
 
 
 def _merged(current: _Kept, update: Mapping[str, JSONValue]) -> _Kept:
