@@ -12,6 +12,7 @@ starts in a moment), and each opens its own store, as a server process would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -778,14 +779,13 @@ def test_the_trusted_road_answers_refuses_and_keeps_the_limits(pg: PostgresEvent
     assert [r.data for r in pg.read("s")] == [{"type": "x"}, 2]
 
 
-def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
-    pg: PostgresEventStore, postgres_dsn: str, schema: str
-) -> None:
-    """Six appends queued behind one that waits for a row lock: the writer commits them in one
-    transaction and wakes their event loop once for them all, after the commit."""
-    names = [f"s{i}" for i in range(6)]
-    for name in ["first", *names]:
-        pg.create(name, format="toy", format_version=1, setup={})
+@contextlib.contextmanager
+def behind_a_lock(pg: PostgresEventStore, postgres_dsn: str, schema: str) -> Iterator[None]:
+    """Hold the row of stream ``first`` (created here if missing) while one append to it waits
+    for the writer thread; what the block queues meanwhile waits behind it, and is committed as
+    one batch once the block ends and the lock is let go."""
+    if "first" not in {record.stream for record in pg.streams()}:
+        pg.create("first", format="toy", format_version=1, setup={})
     with psycopg.connect(postgres_dsn, autocommit=True) as holder:
         holder.execute("BEGIN")
         holder.execute(
@@ -793,23 +793,57 @@ def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
                 sql.Identifier(schema)
             )
         )
-        first = pg.append_soon("first", [1], 0)
-        deadline = time.monotonic() + PATIENCE
-        waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted"
-        while not cast(tuple[int], holder.execute(waiting).fetchone())[0]:
-            assert time.monotonic() < deadline, "the first append never waited for the lock"
-            time.sleep(0.005)
+        first = pg.append_soon("first", [1], pg.stream("first").version)
+        until(
+            lambda: bool(
+                cast(
+                    tuple[int],
+                    holder.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone(),
+                )[0]
+            ),
+            "the first append to wait for the lock",
+        )
+        yield
+        holder.execute("COMMIT")
+    first.result(timeout=PATIENCE)
 
-        async def appends() -> tuple[int, list[int]]:
-            loop = asyncio.get_running_loop()
-            real, main, calls = loop.call_soon_threadsafe, threading.current_thread(), [0]
 
-            def counted(*args: Any, **kw: Any) -> Any:
-                if threading.current_thread() is not main:
-                    calls[0] += 1
-                return real(*args, **kw)
+def queued(pg: PostgresEventStore, count: int) -> None:
+    """Wait until ``count`` appends wait for the writer thread."""
+    until(lambda: pg._requests.qsize() >= count, f"{count} appends to be queued")
 
-            loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+
+def answers(futures: list[Any]) -> list[object]:
+    """Each future's result, or the refusal it raised."""
+    told: list[object] = []
+    for future in futures:
+        try:
+            told.append(future.result(timeout=PATIENCE))
+        except (VersionConflict, CommandIdReused, MetadataChanged, InvalidArgument) as refused:
+            told.append(refused)
+    return told
+
+
+def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
+    pg: PostgresEventStore, postgres_dsn: str, schema: str
+) -> None:
+    """Six appends queued behind one that waits for a row lock: the writer commits them in one
+    transaction and wakes their event loop once for them all, after the commit."""
+    names = [f"s{i}" for i in range(6)]
+    for name in names:
+        pg.create(name, format="toy", format_version=1, setup={})
+
+    async def appends() -> tuple[int, list[int]]:
+        loop = asyncio.get_running_loop()
+        real, main, calls = loop.call_soon_threadsafe, threading.current_thread(), [0]
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            if threading.current_thread() is not main:
+                calls[0] += 1
+            return real(*args, **kw)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+        with behind_a_lock(pg, postgres_dsn, schema):
             begun = [
                 pg._append_trusted(name, [0], ("0",), 0, None, None, None, None) for name in names
             ]
@@ -817,12 +851,10 @@ def test_appends_of_one_batch_are_answered_with_one_wake_up_of_the_loop(
                 await asyncio.sleep(0.001)
             await asyncio.sleep(0.05)
             assert not any(future.done() for future in begun)  # nothing before the commit
-            holder.execute("COMMIT")
-            told = list(await asyncio.gather(*begun))
-            return calls[0], told
+        told = list(await asyncio.gather(*begun))
+        return calls[0], told
 
-        calls, told = asyncio.run(appends())
-    assert first.result(timeout=PATIENCE) == 1
+    calls, told = asyncio.run(appends())
     assert (calls, told) == (1, [1] * len(names))
 
 
@@ -834,7 +866,7 @@ def test_a_batch_is_written_without_savepoints_unless_one_append_is_refused(
     taken); when one is stale, the batch is written again with a savepoint each, so the stale
     one alone is refused and the others are stored once."""
     names = [f"s{i}" for i in range(4)]
-    for name in ["first", *names]:
+    for name in names:
         pg.create(name, format="toy", format_version=1, setup={})
     one = pg._one
     savepointed: list[str] = []
@@ -847,32 +879,10 @@ def test_a_batch_is_written_without_savepoints_unless_one_append_is_refused(
 
     def batch(versions: dict[str, int]) -> list[object]:
         """Queue one append of each stream at its version behind the lock; their answers."""
-        with psycopg.connect(postgres_dsn, autocommit=True) as holder:
-            holder.execute("BEGIN")
-            holder.execute(
-                sql.SQL("SELECT 1 FROM {}.streams WHERE stream = 'first' FOR UPDATE").format(
-                    sql.Identifier(schema)
-                )
-            )
-            first = pg.append_soon("first", [1], pg.stream("first").version)
-            deadline = time.monotonic() + PATIENCE
-            waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted"
-            while not cast(tuple[int], holder.execute(waiting).fetchone())[0]:
-                assert time.monotonic() < deadline, "the first append never waited for the lock"
-                time.sleep(0.005)
-            queued = [pg.append_soon(name, [v], v) for name, v in versions.items()]
-            while pg._requests.qsize() < len(queued):
-                assert time.monotonic() < deadline, "the appends were never queued"
-                time.sleep(0.001)
-            holder.execute("COMMIT")
-        first.result(timeout=PATIENCE)
-        told: list[object] = []
-        for future in queued:
-            try:
-                told.append(future.result(timeout=PATIENCE))
-            except VersionConflict as refused:
-                told.append(refused)
-        return told
+        with behind_a_lock(pg, postgres_dsn, schema):
+            futures = [pg.append_soon(name, [v], v) for name, v in versions.items()]
+            queued(pg, len(futures))
+        return answers(futures)
 
     assert batch(dict.fromkeys(names, 0)) == [1, 1, 1, 1]
     assert savepointed == []
@@ -882,3 +892,68 @@ def test_a_batch_is_written_without_savepoints_unless_one_append_is_refused(
     assert sorted(savepointed) == ["s0", "s1", "s2", "s3"]
     assert [pg.stream(name).version for name in names] == [2, 1, 2, 2]
     assert [r.data for r in pg.read("s1")] == [0]
+
+
+def test_a_batch_of_streams_of_their_own_is_two_statements_whatever_its_size(
+    pg: PostgresEventStore, postgres_dsn: str, schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five appends to five streams (events, command ids, a metadata update, a metadata check)
+    are written by the writer in two statements, each stored as one at a time would store it:
+    events at their positions, versions, metadata, command ids a retry finds. Two appends of one
+    stream in a batch are two rounds of two statements, the second checked against the
+    metadata the first wrote. A batch that repeats a stored command id is answered append by
+    append."""
+    names = [f"s{i}" for i in range(5)]
+    for name in names:
+        pg.create(name, format="toy", format_version=1, setup={}, metadata={"n": 0})
+    statements: list[str] = []  # the first word of each statement of the writer naming it
+    watched = '"stream":"s0"'
+    execute = psycopg.Connection.execute
+
+    def counted(self: Any, query: Any, *args: Any, **kw: Any) -> Any:
+        if threading.current_thread() is pg._writer and watched in repr(args):
+            text = query.as_string(self) if isinstance(query, sql.Composable) else str(query)
+            statements.append(text.split()[0])
+        return execute(self, query, *args, **kw)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", counted)
+    with behind_a_lock(pg, postgres_dsn, schema):
+        futures = [
+            pg.append_soon("s0", [{"a": 1}, {"a": 2}], 0, command_id="c0"),
+            pg.append_soon("s1", [1], 0, metadata_update={"n": 1}),
+            pg.append_soon("s2", [2], 0, expected_metadata={"n": 0}),
+            pg.append_soon("s3", [3, 4, 5], 0, command_id="c3"),
+            pg.append_soon("s4", [6], 0),
+        ]
+        queued(pg, len(futures))
+    assert answers(futures) == [2, 1, 1, 3, 1]
+    assert statements == ["INSERT", "WITH"]
+    assert [pg.stream(name).version for name in names] == [2, 1, 1, 3, 1]
+    assert [r.data for r in pg.read("s3")] == [3, 4, 5]
+    assert [r.position for r in pg.read("s3", after=1)] == [1, 2]
+    assert dict(pg.stream("s1").metadata) == {"n": 1}
+    assert pg.append("s0", [9, 9], 0, command_id="c0") == 2  # a retry finds the command id
+    assert [r.data for r in pg.read("s0")] == [{"a": 1}, {"a": 2}]
+
+    with behind_a_lock(pg, postgres_dsn, schema):  # c3 again, beside a new append
+        futures = [
+            pg.append_soon("s3", [3, 4, 5], 0, command_id="c3"),
+            pg.append_soon("s4", [7], 1, command_id="c4"),
+        ]
+        queued(pg, len(futures))
+    assert answers(futures) == [3, 2]
+    statements.clear()
+    watched = '"stream":"s4"'
+    with behind_a_lock(pg, postgres_dsn, schema):  # s4 twice, the second knowing the first
+        futures = [
+            pg.append_soon("s4", [8], 2, metadata_update={"n": 8}, expected_metadata={"n": 0}),
+            pg.append_soon("s4", [9], 3, metadata_update={"n": 9}, expected_metadata={"n": 8}),
+            pg.append_soon("s1", [2], 1),
+        ]
+        queued(pg, len(futures))
+    assert answers(futures) == [3, 4, 2]
+    assert statements == ["INSERT", "WITH", "INSERT", "WITH"]
+    assert [r.data for r in pg.read("s4")] == [6, 7, 8, 9]
+    assert dict(pg.stream("s4").metadata) == {"n": 9}
+    assert pg.stream("s3").version == 3
+    assert pg.append("s4", [7], 1, command_id="c4") == 2  # kept once, by the savepoint road
