@@ -957,3 +957,15 @@ def test_a_batch_of_streams_of_their_own_is_two_statements_whatever_its_size(
     assert dict(pg.stream("s4").metadata) == {"n": 9}
     assert pg.stream("s3").version == 3
     assert pg.append("s4", [7], 1, command_id="c4") == 2  # kept once, by the savepoint road
+
+    half = MAX_METADATA_BYTES // 2  # known and update together beyond the limit, merged within
+    big = {"n": "y" * half}
+    pg.set_metadata("s0", big)
+    replaced = pg.append_soon(
+        "s0", [1], 2, metadata_update={"n": "z" * half}, expected_metadata=big
+    )
+    assert replaced.result(PATIENCE) == 3
+    with pytest.raises(InvalidArgument, match=r"metadata holds at most"):
+        pg.append_soon("s0", [1], 3, metadata_update={"m": "z" * half}).result(PATIENCE)
+    assert pg.stream("s0").version == 3
+    assert pg.stream("s0").metadata["n"] == "z" * half
