@@ -17,6 +17,7 @@ import itertools
 import multiprocessing
 import os
 import random
+import re
 import signal
 import threading
 import time
@@ -906,28 +907,28 @@ def test_a_batch_of_streams_of_their_own_is_two_statements_whatever_its_size(
     names = [f"s{i}" for i in range(5)]
     for name in names:
         pg.create(name, format="toy", format_version=1, setup={}, metadata={"n": 0})
-    statements: list[str] = []  # the first word of each statement of the writer naming it
+    statements: list[list[str]] = []  # each query of the writer naming it: its statements
     watched = '"stream":"s0"'
-    execute = psycopg.Connection.execute
+    execute = psycopg.Cursor.execute
 
     def counted(self: Any, query: Any, *args: Any, **kw: Any) -> Any:
         if threading.current_thread() is pg._writer and watched in repr(args):
             text = query.as_string(self) if isinstance(query, sql.Composable) else str(query)
-            statements.append(text.split()[0])
+            statements.append(re.findall(r"(?:^|; )\s*([A-Z]+)", text.strip()))
         return execute(self, query, *args, **kw)
 
-    monkeypatch.setattr(psycopg.Connection, "execute", counted)
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
     with behind_a_lock(pg, postgres_dsn, schema):
         futures = [
             pg.append_soon("s0", [{"a": 1}, {"a": 2}], 0, command_id="c0"),
-            pg.append_soon("s1", [1], 0, metadata_update={"n": 1}),
+            pg.append_soon("s1", [1], 0, metadata_update={"n": 1}, expected_metadata={"n": 0}),
             pg.append_soon("s2", [2], 0, expected_metadata={"n": 0}),
             pg.append_soon("s3", [3, 4, 5], 0, command_id="c3"),
             pg.append_soon("s4", [6], 0),
         ]
         queued(pg, len(futures))
     assert answers(futures) == [2, 1, 1, 3, 1]
-    assert statements == ["INSERT", "WITH"]
+    assert statements == [["INSERT", "WITH"]]
     assert [pg.stream(name).version for name in names] == [2, 1, 1, 3, 1]
     assert [r.data for r in pg.read("s3")] == [3, 4, 5]
     assert [r.position for r in pg.read("s3", after=1)] == [1, 2]
@@ -952,11 +953,26 @@ def test_a_batch_of_streams_of_their_own_is_two_statements_whatever_its_size(
         ]
         queued(pg, len(futures))
     assert answers(futures) == [3, 4, 2]
-    assert statements == ["INSERT", "WITH", "INSERT", "WITH"]
+    assert statements == [["INSERT", "WITH", "INSERT", "WITH"]]
     assert [r.data for r in pg.read("s4")] == [6, 7, 8, 9]
     assert dict(pg.stream("s4").metadata) == {"n": 9}
     assert pg.stream("s3").version == 3
     assert pg.append("s4", [7], 1, command_id="c4") == 2  # kept once, by the savepoint road
+
+    with behind_a_lock(pg, postgres_dsn, schema):  # a gap and other metadata: moved on by none
+        futures = [
+            pg.append_soon("s2", [5], 5),
+            pg.append_soon("s3", [5], 3, metadata_update={"n": 5}, expected_metadata={"n": 9}),
+            pg.append_soon("s4", [5], 4),
+        ]
+        queued(pg, len(futures))
+    told = answers(futures)
+    assert isinstance(told[0], VersionConflict)
+    assert told[0].actual == 1
+    assert isinstance(told[1], MetadataChanged)
+    assert told[2] == 5
+    assert [pg.stream(name).version for name in ("s2", "s3", "s4")] == [1, 3, 5]
+    assert [r.position for r in pg.read("s2")] == [0]
 
     half = MAX_METADATA_BYTES // 2  # known and update together beyond the limit, merged within
     big = {"n": "y" * half}

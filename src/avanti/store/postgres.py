@@ -139,20 +139,20 @@ _QUERIES = {
         FROM jsonb_to_recordset(%s::jsonb) AS e(stream text, position bigint, data jsonb)""",
     "advance_many": f"""WITH batch AS (
             SELECT * FROM jsonb_to_recordset(%s::jsonb) AS b(stream text, expected bigint,
-                new bigint, command text, digest text, update jsonb, known jsonb, fits boolean)
+                new bigint, command text, digest text, update jsonb, known jsonb)
         ), moved AS (
             UPDATE {{streams}} AS s SET version = b.new, updated = greatest(s.updated, {_NOW}),
                 metadata = coalesce(s.metadata || b.update, s.metadata)
             FROM batch b
             WHERE s.stream = b.stream AND s.version = b.expected
                 AND (b.known IS NULL OR s.metadata = b.known)
-            RETURNING s.stream, s.version, b.command, b.digest,
-                CASE WHEN b.fits THEN NULL ELSE s.metadata END AS metadata
+            RETURNING s.stream, s.version, b.command, b.digest
         ), kept AS (
             INSERT INTO {{commands}} (stream, command_id, version, digest)
             SELECT stream, command, version, digest FROM moved WHERE command IS NOT NULL
         )
-        SELECT stream, version, metadata, pg_notify(%s, stream || ' ' || version)
+        SELECT count(pg_notify(%s, stream || ' ' || version) IS NULL)
+            / (count(*) = %s)::int
         FROM moved""",
     "read": """SELECT s.version, (
             SELECT string_agg(e.data::text, ',' ORDER BY e.position)
@@ -214,20 +214,12 @@ def _rounds(batch: list[_Soon]) -> list[list[_Soon]]:
     return rounds
 
 
-def _moved_on(batch: list[_Soon], rows: list[tuple[Any, ...]]) -> list[int]:
-    """Each append's new version from the rows of :meth:`PostgresEventStore._together`;
-    raises (to roll the transaction back) when one append would be refused: a stream not at
-    its version or not holding its metadata (no row), an update too large (then the writer
-    writes each alone, with its own answer). A position or a command id taken was refused by
-    the primary keys already."""
-    if len(rows) != len(batch):
-        raise _Conflict(None)
-    versions: dict[str, int] = {}
-    for stream, version, metadata, _ in rows:
-        if metadata is not None:
-            check_metadata(cast(Mapping[str, JSONValue], metadata))
-        versions[stream] = version
-    return [versions[request.append[0]] for request in batch]
+def _fits(known: str | None, update: str) -> bool:
+    """Whether a metadata update (JSON text) surely keeps the metadata within
+    :data:`~avanti.store.MAX_METADATA_BYTES`: it is made on metadata that must hold ``known``
+    (the stored metadata is then that one), and the two texts together are no shorter than the
+    merged one."""
+    return known is not None and len(known.encode()) + len(update.encode()) <= MAX_METADATA_BYTES
 
 
 MAX_BATCH = 64
@@ -572,72 +564,63 @@ class PostgresEventStore(EventStore):
         table's commands decided one after another before the first was written), and so on; any
         other batch an append at a time."""
         together = all(
-            request.append[1] and request.append[2] + len(request.append[1]) <= _MAX_VERSION
+            request.append[1]
+            and request.append[2] + len(request.append[1]) <= _MAX_VERSION
+            and (request.update is None or _fits(request.known, request.update))
             for request in batch
         )
         try:
-            if not together:
-                with self._connection() as connection, connection.transaction():
-                    return [
-                        self._append_in(connection, *request.append, request.update, request.known)
-                        for request in batch
-                    ]
-            with (
-                self._connection() as connection,
-                connection.pipeline(),
-                connection.transaction(),
-            ):
-                sent = [(round_, self._together(connection, round_)) for round_ in _rounds(batch)]
-                answers: dict[int, int] = {}
-                for round_, cursor in sent:
-                    moved = _moved_on(round_, cursor.fetchall())
-                    answers.update(zip(map(id, round_), moved, strict=True))
-                return [answers[id(request)] for request in batch]
+            if together:
+                with self._connection() as connection:
+                    self._together(connection, batch)
+                return [request.append[2] + len(request.append[1]) for request in batch]
+            with self._connection() as connection, connection.transaction():
+                return [
+                    self._append_in(connection, *request.append, request.update, request.known)
+                    for request in batch
+                ]
         except Exception:
             return None
 
-    def _together(self, connection: _Connection, batch: list[_Soon]) -> psycopg.Cursor[Any]:
-        """Send the appends of ``batch`` (each with events, each to another stream) as two
-        statements, in the connection's pipeline: one inserts every event, one moves every
-        stream on at its expected version (with its metadata update, compared with the metadata
-        it must hold), keeps every command id and sends a notification for each; the cursor
-        whose rows :func:`_moved_on` checks. Streams are taken in the order of their names, as
+    def _together(self, connection: _Connection, batch: list[_Soon]) -> None:
+        """Write ``batch`` (appends with events, whose metadata updates fit) in one round trip:
+        one query of several statements, which the database runs as one transaction and commits
+        before it answers. For each round of the batch (:func:`_rounds`: each stream once), one
+        statement inserts every event, and one moves every stream on at its expected version
+        (with its metadata update, compared with the metadata it must hold), keeps every command
+        id, sends a notification for each and divides by zero unless it moved every stream, so
+        that an append it would refuse rolls the whole query back. A position or a command id
+        taken is refused by the primary keys. Streams are taken in the order of their names, as
         in every such batch, so that two writers lock them in the same order.
 
-        Each statement takes the whole round as one JSON parameter, built by joining texts
-        (the events and metadata are JSON text already): the database parses it, where a
-        parameter per column would have the driver convert every element in Python. No command
-        id is looked up first: one stored before is a primary key the batch cannot take, and
-        the road an append at a time answers it as a retry. The stream's metadata comes back
-        only when the update might take it beyond :data:`~avanti.store.MAX_METADATA_BYTES`:
-        with the metadata it must hold, the stored one is that one, and the two texts together
-        are longer than the merged one. Every round of a batch is sent before the first answer
-        is read, and the commit right after the check: a batch costs the writer two waits for
-        the database (each, on a busy server, a wait for the interpreter too) whatever its
+        Each statement takes the whole round as one JSON parameter, built by joining texts (the
+        events and metadata are JSON text already): the database parses it, where a parameter
+        per column would have the driver convert every element in Python. No command id is
+        looked up first: one stored before is a primary key the batch cannot take, and the road
+        an append at a time answers it as a retry. The writer waits for the database once a
+        batch (on a busy server each wait is a wait for the interpreter too), whatever its
         size."""
-        ordered = sorted(batch, key=lambda request: request.append[0])
-        events: list[str] = []
-        moves: list[str] = []
-        for request in ordered:
-            stream, texts, expected, (command, digest) = request.append
-            name = json.dumps(stream)
-            events += [
-                f'{{"stream":{name},"position":{position},"data":{text}}}'
-                for position, text in enumerate(texts, expected)
-            ]
-            update, known = request.update, request.known
-            fits = update is None or (
-                known is not None
-                and len(known.encode()) + len(update.encode()) <= MAX_METADATA_BYTES
-            )
-            moves.append(
-                f'{{"stream":{name},"expected":{expected},"new":{expected + len(texts)},'
-                f'"command":{json.dumps(command)},"digest":{json.dumps(digest)},'
-                f'"update":{update or "null"},"known":{known or "null"},'
-                f'"fits":{"true" if fits else "false"}}}'
-            )
-        connection.execute(self._sql["insert_many"], (f"[{','.join(events)}]",))
-        return connection.execute(self._sql["advance_many"], (f"[{','.join(moves)}]", self.channel))
+        statements: list[sql.Composable] = []
+        params: list[object] = []
+        for round_ in _rounds(batch):
+            events: list[str] = []
+            moves: list[str] = []
+            for request in sorted(round_, key=lambda request: request.append[0]):
+                stream, texts, expected, (command, digest) = request.append
+                name = json.dumps(stream)
+                events += [
+                    f'{{"stream":{name},"position":{position},"data":{text}}}'
+                    for position, text in enumerate(texts, expected)
+                ]
+                moves.append(
+                    f'{{"stream":{name},"expected":{expected},"new":{expected + len(texts)},'
+                    f'"command":{json.dumps(command)},"digest":{json.dumps(digest)},'
+                    f'"update":{request.update or "null"},"known":{request.known or "null"}}}'
+                )
+            statements += [self._sql["insert_many"], self._sql["advance_many"]]
+            params += [f"[{','.join(events)}]", f"[{','.join(moves)}]", self.channel, len(round_)]
+        with psycopg.ClientCursor(connection) as cursor:
+            cursor.execute(sql.SQL("; ").join(statements), params)
 
     def _note_written(self, written: list[tuple[str, int]]) -> None:
         """Note the versions this object committed (the newest of at most :data:`WRITTEN`
