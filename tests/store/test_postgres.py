@@ -895,15 +895,16 @@ def test_a_batch_is_written_without_savepoints_unless_one_append_is_refused(
     assert [r.data for r in pg.read("s1")] == [0]
 
 
-def test_a_batch_of_streams_of_their_own_is_two_statements_whatever_its_size(
+def test_a_batch_is_one_query_of_two_statements_a_round(
     pg: PostgresEventStore, postgres_dsn: str, schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Five appends to five streams (events, command ids, a metadata update, a metadata check)
-    are written by the writer in two statements, each stored as one at a time would store it:
-    events at their positions, versions, metadata, command ids a retry finds. Two appends of one
-    stream in a batch are two rounds of two statements, the second checked against the
-    metadata the first wrote. A batch that repeats a stored command id is answered append by
-    append."""
+    """Five appends to five streams (events, command ids, metadata updates on the metadata they
+    must hold) are written by the writer in one query of two statements, each stored as one at
+    a time would store it: events at their positions, versions, metadata, command ids a retry
+    finds. Two appends of one stream in a batch are two rounds of two statements in that query,
+    the second checked against the metadata the first wrote. A batch with one append the store
+    refuses (a stored command id, a gap, other metadata, metadata beyond the limit) is answered
+    append by append, each as alone."""
     names = [f"s{i}" for i in range(5)]
     for name in names:
         pg.create(name, format="toy", format_version=1, setup={}, metadata={"n": 0})
