@@ -17,7 +17,7 @@ from avanti import mare
 from avanti.core.errors import VersionConflict
 from avanti.server.limits import ServerLimits
 from avanti.server.protocol.requests import NewGame
-from avanti.server.table.changes import Changes
+from avanti.server.table.changes import Changes, Moved
 from avanti.server.table.chat import Chat
 from avanti.server.table.clock import Clock, Deadline
 from avanti.server.table.joining import Joining, OpenTable, table_stream
@@ -167,3 +167,18 @@ def test_sockets_waiting_for_one_table_are_capped(tmp_path: Path) -> None:
             with open_socket(url, None) as second:
                 refused = receive(second)
                 assert refused["error"]["kind"] == "too-many-connections"
+
+
+def test_the_table_core_notes_the_versions_another_process_wrote_as_it_hears_them() -> None:
+    """The table core hears the announcements itself: a version another process wrote
+    (``here=False``) is noted, so that a seat's command sent at it may catch up; one this
+    process wrote is noted where it was written, not again by its announcement."""
+    tables = core()
+    changes = Changes()
+    changes.hear(tables.hear)
+    game = mare.new_game(["Ann", "Bob"], seed=3)
+    assert not tables.catching_up("g", game, 0, game.version)  # never seen here
+    changes.announce(Moved("g", game, here=True))
+    assert not tables.catching_up("g", game, 0, game.version)  # its writer noted it, not this
+    changes.announce(Moved("g", game, here=False))
+    assert tables.catching_up("g", game, 0, game.version)

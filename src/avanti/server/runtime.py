@@ -23,7 +23,7 @@ from avanti.server.protocol.requests import CommandRequest, NewGame
 from avanti.server.protocol.schema import schemas
 from avanti.server.protocol.wire import ApiError, dumps
 from avanti.server.table.bots import BotRunner
-from avanti.server.table.changes import Change, Changes, Moved, Said
+from avanti.server.table.changes import Changes, Moved, Said
 from avanti.server.table.chat import Chat
 from avanti.server.table.clock import Clock
 from avanti.server.table.joining import Joining
@@ -58,7 +58,7 @@ class Server:
         """The table core."""
         self.changes = Changes()
         """Every change, announced once; the clock, the hub and the bots hear them."""
-        self.changes.hear(self._noted)
+        self.changes.hear(self.tables.hear)  # another process's versions, noted
         self.chat = Chat(self.tables)
         """The tables' chats."""
         self.bots = BotRunner(self.tables, self.changes, think_seconds, bot_workers)
@@ -75,13 +75,6 @@ class Server:
         self.waiting: dict[str, Any] = {}
         """The open tables this process's sockets wait for to start (``socket._Watch``)."""
         self._documents: dict[str, Any] = {}
-
-    def _noted(self, change: Change) -> None:
-        """A version of a game another process wrote, as this one's sockets are shown it: noted,
-        so that a seat's command decided on it may catch up here as on a version this process
-        wrote (:meth:`~avanti.server.table.master.Tables.catching_up`)."""
-        if isinstance(change, Moved) and not change.here:
-            self.tables.note(change.game_id, change.game)
 
     @property
     def games(self) -> GameStore:

@@ -50,6 +50,7 @@ from avanti.server.protocol.wire import (
     unknown_game,
 )
 from avanti.server.table.admission import Admission
+from avanti.server.table.changes import Change, Moved
 from avanti.server.table.lobby import (
     lobby,
 )
@@ -516,6 +517,14 @@ class Tables:
             versions[seen.version] = seen
             while len(versions) > NOTED_VERSIONS:
                 del versions[min(versions)]
+
+    def hear(self, change: Change) -> None:
+        """Hear an announcement (:class:`~avanti.server.table.changes.Changes`): a version of a
+        game another process wrote, as this process's sockets are shown it, is noted
+        (:meth:`note`), so that a seat's command decided on it may catch up here as on a
+        version this process wrote (:meth:`catching_up`)."""
+        if isinstance(change, Moved) and not change.here:
+            self.note(change.game_id, change.game)
 
     def catching_up(self, game: str, now: AnyGame, seat: int, since: int) -> bool:
         """Whether a seat's command sent at version ``since`` is decided at the game's version
