@@ -33,10 +33,10 @@ def test_the_road_of_a_command_runs_from_the_socket_to_the_store_and_back() -> N
     assert "build" in functions["server/transport/push.py"].split(", ")
     assert "update" in functions["server/protocol/wire.py"].split(", ")
     calls = re.findall(r"^  ([\w/]+\.py) -> ([\w/]+\.py): (\d+)$", text, flags=re.MULTILINE)
-    assert ("server/transport/socket.py", "server/runtime.py") in {(a, b) for a, b, _ in calls}
+    edges = {(a, b) for a, b, _ in calls}
+    assert ("server/transport/socket.py", "server/runtime.py") in edges
     assert all(a in listed and b in listed and int(n) > 0 for a, b, n in calls)
     # the runtime announces and the parts hear (the table core notes another process's
     # versions itself): no announcement calls back into the runtime
-    edges = {(a, b) for a, b, _ in calls}
     assert ("server/runtime.py", "server/table/changes.py") in edges
     assert ("server/table/changes.py", "server/runtime.py") not in edges

@@ -57,7 +57,8 @@ class Server:
         self.tables = Tables(games, limits)
         """The table core."""
         self.changes = Changes()
-        """Every change, announced once; the clock, the hub and the bots hear them."""
+        """Every change, announced once; the clock, the hub, the bots and the table core hear
+        them."""
         self.changes.hear(self.tables.hear)  # another process's versions, noted
         self.chat = Chat(self.tables)
         """The tables' chats."""
