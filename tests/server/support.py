@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from avanti.server import ServerLimits, create_app
+from avanti.server.transport.uvicorn import uvicorn_config
 from avanti.store import EventStore, GameStore, SQLiteEventStore
 
 __all__ = [
@@ -111,25 +112,32 @@ def serving(
     limits: ServerLimits = ROOMY,
     think: float = 5.0,
     lifespan: str = "on",
+    as_served: bool = False,
 ) -> Iterator[Served]:
     """A real uvicorn with the app, on a free loopback port, in a thread; stopped on exit.
 
     ``database`` is an SQLite file (opened here and closed on exit) or a store (left open).
     ``lifespan="off"`` serves the app as a host that never runs its lifespan would.
+    ``as_served`` configures uvicorn as ``avanti serve`` does (``uvicorn_config``: its HTTP and
+    WebSocket protocols, uvloop where installed).
     """
     given = not isinstance(database, Path)
     store = (
         SQLiteEventStore(database, synchronous="NORMAL") if isinstance(database, Path) else database
     )
     app = create_app(GameStore(store, hold=True), limits=limits, bot_think_seconds=think)
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=0,
-        log_config=None,
-        access_log=False,
-        lifespan=lifespan,  # type: ignore[arg-type]
-        ws_max_size=4 * limits.max_message_bytes,
+    config = (
+        uvicorn_config(app, limits, host="127.0.0.1", port=0, lifespan=lifespan)
+        if as_served
+        else uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=0,
+            log_config=None,
+            access_log=False,
+            lifespan=lifespan,  # type: ignore[arg-type]
+            ws_max_size=4 * limits.max_message_bytes,
+        )
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)

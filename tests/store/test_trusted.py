@@ -5,12 +5,16 @@ SQLite writer commits; and the SQLite writer's metadata compared in its ``UPDATE
 from __future__ import annotations
 
 import asyncio
+import datetime
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from avanti import catalog
 from avanti.core.codec import JSONValue
@@ -559,3 +563,47 @@ def test_a_batch_with_one_refused_append_answers_each_as_alone(tmp_path: Path) -
     assert [[r.data for r in second.read(name)] for name in names] == [[0, 1], [0], [0, 1], [0, 1]]
     store.close()
     second.close()
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_json_values, st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=3))
+def test_json_known_to_be_json_is_written_as_the_standard_module_writes_it(
+    value: Any, floats: list[float]
+) -> None:
+    """``dump_json(..., checked=True)`` (orjson, where installed) writes what the standard
+    module writes (compact, Unicode kept, a tuple as an array): the same text, and with floats
+    the same value (a small float's exponent may be written ``1e-7`` against ``1e-07``)."""
+    assert dump_json(value, "v", checked=True) == dump_json(value, "v")
+    both = {"value": value, "floats": floats}
+    assert json.loads(dump_json(both, "v", checked=True)) == json.loads(dump_json(both, "v"))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"when": datetime.date(2026, 12, 6)}, {1: "a key not a string"}, {"n": 2**64}],
+)
+def test_json_known_to_be_json_refuses_and_writes_what_the_standard_module_does(
+    value: object,
+) -> None:
+    """What the standard module refuses (a date, a key that is not a string) or writes in its
+    own way (an int beyond 64 bits, which orjson does not take) goes the standard module's
+    road: the same refusal or the same text."""
+    try:
+        expected: object = dump_json(value, "v")
+    except InvalidArgument as error:
+        expected = str(error)
+    try:
+        got: object = dump_json(value, "v", checked=True)
+    except InvalidArgument as error:
+        got = str(error)
+    assert got == expected

@@ -371,7 +371,7 @@ class GameStore:
             command_digest=None if command_id is None else command_digest or _digest(game, command),
             metadata_update=update,
             expected_metadata=record.metadata,
-            _texts=tuple([dump_json(data, "an event") for data in new]),
+            _texts=tuple([dump_json(data, "an event", checked=True) for data in new]),
         )
         metadata = record.metadata if update is None else {**record.metadata, **update}
         version = stored + len(new)

@@ -135,6 +135,9 @@ def released_websocket() -> type[asyncio.Protocol] | None:
             parser = getattr(self.conn, "parser", None)
             if parser is not None:
                 parser.close()
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the scope held this protocol through its writer: a cycle
+                scope["extensions"].pop(WRITE_TEXT, None)
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
