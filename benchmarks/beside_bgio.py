@@ -23,8 +23,16 @@ The table gives, for each server, the median over the rounds (and the range) of 
 second, the latency from the mover's send to the new state reaching each other seat (p50, p99),
 the server's CPU per move, the load process's own CPU per move (so that one sees the client is
 no heavier than boardgame.io's) and the server's memory, and each figure as a ratio of
-boardgame.io's from the same sitting; then the errors each load counted. ``--json FILE`` writes
-every round's figures.
+boardgame.io's from the same sitting; then the commands each of avanti's loads kept under way
+(their mean over the window) and the errors each load counted. ``--json FILE`` writes every
+round's figures.
+
+By Little's law the mean latency is the commands under way divided by the rate. boardgame.io's
+card race has one move a match under way at a time; Avanti lets several seats act at once (the
+cards laid face down, A8), so its tables keep more commands under way and each waits longer at
+the same rate. ``--one-at-a-time`` has each of avanti's tables keep at most one under way, as
+the anchor's matches do (seats that may act at once act one after another), for latencies
+measured at the anchor's shape.
 
 Run it with ``nox -s serverbench`` or ``python benchmarks/beside_bgio.py`` (``--games all``: the
 three games in turn instead of Avanti alone; ``--seats``, ``--warmup``, ``--duration``;
@@ -239,6 +247,7 @@ def avanti_figures(measured: dict[str, Any]) -> dict[str, Any]:
             1000 * measured["client_cpu_seconds"] / accepted if accepted else None
         ),
         "rss_mib": measured["server_rss_mib"],
+        "under_way": measured.get("under_way"),
         "replay_problems": measured["replay_problems"],
         "note": f"{measured['replay_problems']} lost/dup/corrupt",
         "errors": measured["errors"],
@@ -272,10 +281,14 @@ def measure_with_node(
     folder: Path,
     database: str,
     store: EventStore,
+    *,
+    one_at_a_time: bool = False,
 ) -> dict[str, Any]:
     """One configuration of avanti under ``load.js`` (in the cache folder ``load``): the servers
     started and stopped, and the replay check made, as ``serverload.measure`` does; its figures
-    in ``serverload.measure``'s terms, with ``load.js``'s own under ``load``."""
+    in ``serverload.measure``'s terms, with ``load.js``'s own under ``load``. With
+    ``one_at_a_time``, each table keeps at most one command under way (``load.js
+    --one-at-a-time``)."""
     out, record = folder / "load.json", folder / "record.json"
     with serverload.servers_on(database, folder, configuration.processes, None) as servers:
         subprocess.run(
@@ -286,6 +299,7 @@ def measure_with_node(
                 *("--warmup", f"{plan.warmup:g}", "--duration", f"{plan.seconds:g}"),
                 *("--game", ",".join(plan.games), "--label", configuration.key),
                 *("--out", str(out), "--record", str(record)),
+                *(("--one-at-a-time",) if one_at_a_time else ()),
             ],
             cwd=load,
             check=True,
@@ -311,6 +325,7 @@ def measure_with_node(
         "p50_ms": found["p50_ms"],
         "p90_ms": found["p90_ms"],
         "p99_ms": found["p99_ms"],
+        "under_way": found["under_way"],
         "cpu_ms_per_command": found["server_cpu_ms_per_move"],
         "server_rss_mib": found["server_rss_max_mib"],
         "client_cpu_seconds": found["client_cpu_s"],
@@ -392,6 +407,7 @@ def sitting(
     scratch: Path,
     load: Path | None,
     floor: Path | None,
+    one_at_a_time: bool = False,
 ) -> dict[str, list[dict[str, Any]]]:
     """Every round: boardgame.io, then each of avanti's configurations (under ``load.js`` in
     the folder ``load``, or ``serverload.py``'s clients when ``None``), then the transport
@@ -402,7 +418,9 @@ def sitting(
     if floor is not None:
         runs[FLOOR_ROW] = []
     measure_one: serverload.Measure = (
-        serverload.measure if load is None else functools.partial(measure_with_node, load)
+        serverload.measure
+        if load is None
+        else functools.partial(measure_with_node, load, one_at_a_time=one_at_a_time)
     )
     for number in range(rounds):
         print(f"round {number + 1}: boardgame.io", file=sys.stderr, flush=True)
@@ -496,7 +514,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="what plays avanti's seats: benchmarks/load.js on Node's ws (node, the default) "
         "or serverload.py's clients in this process (python)",
     )
+    parser.add_argument(
+        "--one-at-a-time",
+        action="store_true",
+        help="each of avanti's tables keeps at most one command under way, as the anchor's game "
+        "does (one card a turn): seats that may act at once act one after another (node load)",
+    )
     args = parser.parse_args(argv)
+    if args.one_at_a_time and args.load != "node":
+        parser.error("--one-at-a-time needs --load node")
     args.think = 0.0
     plan = serverload.plan_from(parser, args)
     if not 1 <= args.rounds <= 10:
@@ -511,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = machine()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="avanti-serverbench-") as scratch:
-        runs = sitting(plan, folder, args.rounds, Path(scratch), load, floor)
+        runs = sitting(plan, folder, args.rounds, Path(scratch), load, floor, args.one_at_a_time)
     took = time.monotonic() - started
     after = machine()
     games = ", ".join(plan.games)
@@ -521,8 +547,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         locked = json.loads((load / "package-lock.json").read_text(encoding="utf-8"))
         client = f"load.js on Node's ws {locked['packages']['node_modules/ws']['version']}"
     print(
-        f"Side by side: {plan.seats} seats at {plan.tables} tables, every seat answering at once,"
-        f" {plan.warmup:g} s warm-up + {plan.seconds:g} s measured, {args.rounds} round(s) "
+        f"Side by side: {plan.seats} seats at {plan.tables} tables, "
+        + (
+            "one command a table at a time,"
+            if args.one_at_a_time
+            else "every seat answering at once,"
+        )
+        + f" {plan.warmup:g} s warm-up + {plan.seconds:g} s measured, {args.rounds} round(s) "
         f"alternating; boardgame.io {first['boardgameio']} (card race) beside avanti ({games}, "
         f"its load from {client})"
     )
@@ -541,6 +572,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             else ""
         )
     )
+    under_way = [
+        f"{name} {value:.1f}"
+        for name, measured in runs.items()
+        if (value := median(measured, "under_way") if "under_way" in measured[0] else None)
+        is not None
+    ]
+    if under_way:
+        print(
+            "commands under way, the mean over the window (load.js; by Little's law the rate "
+            "times the mean latency): " + ", ".join(under_way) + "; boardgame.io's card race "
+            "has one move a match at a time, at most one for each of its matches"
+        )
     print("errors counted by each load, over the rounds:")
     print("\n".join(error_lines(runs)))
     if plan.json is not None:

@@ -3,7 +3,7 @@
 //
 //   node load.js --port 8000 [--seats 201] [--tables 67] [--warmup 10] [--duration 40]
 //                [--game avanti] [--pid 1234] [--out figures.json] [--record seats.json]
-//                [--no-deflate] [--label text]
+//                [--no-deflate] [--label text] [--one-at-a-time]
 //
 // The shape is the boardgame.io anchor's (../shared/anchors/boardgameio/load.js) and the client
 // is the one of serverload.py, seat for seat:
@@ -28,12 +28,18 @@
 //     gives up. A seat never sends faster than the server's default rate per connection allows
 //     (9 a second, 18 at once, under its 10 and 20): it waits first, inside the latency.
 //     A seat closes its socket once it has seen the outcome, or the time is up, with nothing
-//     unanswered.
+//     unanswered. With `--one-at-a-time`, a seat also waits while another seat of its table
+//     has a command under way, so that a table has at most one, as in the anchor's game (one
+//     card a turn): where several seats may act at once (Avanti's cards laid face down, A8)
+//     they act one after another, each on the update the one before left.
 //   - `--warmup` seconds of play, then a window of `--duration` seconds. For the commands sent
 //     in the window: accepted commands a second (results received in it); the latency from the
 //     mover's send to the new state (the first update at the command's version or later)
 //     reaching each other seat of the game, one sample per command and other seat, and to the
-//     mover (p50, p90, p99 by the nearest rank); this process's own CPU
+//     mover (p50, p90, p99 by the nearest rank, and the mean); the commands under way (sent,
+//     not yet answered), their mean over the window sampled every 10 ms: by Little's law the
+//     mean latency times the rate, so at the same rate a load that keeps more commands under
+//     way waits longer for each; this process's own CPU
 //     (process.cpuUsage()) over the window per accepted command; with `--pid` (comma-separated:
 //     each server process), the servers' CPU (user + system from /proc/<pid>/stat, with every
 //     descendant's) over the window per accepted command, and their largest resident memory
@@ -70,6 +76,7 @@ const OUT = arg('out', '');
 const RECORD = arg('record', '');
 const LABEL = arg('label', '');
 const DEFLATE = !process.argv.includes('--no-deflate');
+const ONE_AT_A_TIME = process.argv.includes('--one-at-a-time');
 
 const PATIENCE_MS = 30000; // a hung server, not a slow one
 const RATE = 9; // commands a second a seat sends at most, and at once:
@@ -98,6 +105,14 @@ const count = (kind) => errors.set(kind, (errors.get(kind) || 0) + 1);
 const games = new Map(); // game id -> kind
 const gamesFinishedBy = { all: 0 };
 const seatsLog = []; // every seat of every game
+let underWay = 0; // commands sent and not yet answered, every seat's
+const underWaySamples = [0, 0]; // their sum over the window's samples, and how many
+setInterval(() => {
+  if (inWindow(now())) {
+    underWaySamples[0] += underWay;
+    underWaySamples[1] += 1;
+  }
+}, 10).unref();
 const acked = []; // {seat, version, sent, answered}
 let sent = 0;
 const live = new Set(); // seats whose socket is open or opening
@@ -242,6 +257,7 @@ class Seat {
     this.latest = null;
     this.actedAt = -1; // the version of the update last answered
     this.outstanding = []; // when each command not yet answered was sent, oldest first
+    this.table = [this]; // the seats of its table (set by the table once all are made)
     this.failures = 0;
     this.tokens = BURST;
     this.stamp = now();
@@ -284,6 +300,8 @@ class Seat {
   end() {
     if (this.ended) return;
     this.ended = true;
+    underWay -= this.outstanding.length; // never to be answered now
+    this.outstanding = [];
     live.delete(this);
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
       this.ws.close();
@@ -322,7 +340,7 @@ class Seat {
       this.answered(message, t);
       fresh = true;
     } else if (kind === 'error') {
-      if (this.outstanding.length > 0) this.outstanding.shift();
+      if (this.outstanding.length > 0) this.settle(0);
       const error = (message.error && message.error.kind) || 'unknown-error';
       count(error);
       if (error !== 'version-conflict') {
@@ -345,9 +363,24 @@ class Seat {
   // A stored command's answer (in the `results` of the seat's update, or a bare `result`).
   answered(answer, t) {
     if (this.outstanding.length > 0) {
-      acked.push({ seat: this, version: answer.version, sent: this.outstanding.shift(), answered: t });
+      acked.push({ seat: this, version: answer.version, sent: this.settle(answer.version), answered: t });
       this.failures = 0;
     }
+  }
+
+  // The oldest command under way is answered (stored at `version`, or refused: 0): when it
+  // was sent. With --one-at-a-time each other seat of the table that has the update at that
+  // version may act now; one that has not acts when it comes.
+  settle(version) {
+    underWay -= 1;
+    const sent = this.outstanding.shift();
+    if (ONE_AT_A_TIME) {
+      const t = now();
+      for (const other of this.table) {
+        if (other !== this && !other.ended && other.version >= version && t < winEnd) other.act(t);
+      }
+    }
+    return sent;
   }
 
   act(t) {
@@ -355,11 +388,13 @@ class Seat {
     if (latest === null || latest.outcome !== null || latest.legal.length === 0) return;
     if (latest.version <= this.actedAt) return;
     if (this.outstanding.length > 0) return; // one command under way at a time, as the page
+    if (ONE_AT_A_TIME && this.table.some((seat) => seat.outstanding.length > 0)) return;
     const version = latest.version;
     this.actedAt = version;
     const choice = latest.legal[Math.floor(Math.random() * latest.legal.length)];
     const text = JSON.stringify({ type: 'command', command: choice.command, expected_version: version });
     this.outstanding.push(t);
+    underWay += 1;
     sent += 1;
     // The token bucket: wait, rather than send faster than RATE (commands keep their order).
     this.tokens = Math.min(BURST, this.tokens + ((t - this.stamp) / 1000) * RATE) - 1;
@@ -389,6 +424,7 @@ async function playTable(table, kind, players, address, first) {
     const seats = created.seats.map(
       (entry) => new Seat(created.id, entry.seat, PORTS[(table + entry.seat) % PORTS.length], entry.token)
     );
+    for (const seat of seats) seat.table = seats;
     await Promise.all(seats.map((seat) => seat.done));
     if (seats.every((seat) => seat.over())) {
       gamesFinishedBy.all += 1;
@@ -511,6 +547,9 @@ async function main() {
     mover_p50_ms: round(pct(mover, 0.5), 2),
     mover_p90_ms: round(pct(mover, 0.9), 2),
     mover_p99_ms: round(pct(mover, 0.99), 2),
+    mean_ms: round(others.length ? others.reduce((a, b) => a + b, 0) / others.length : null, 2),
+    under_way: round(underWaySamples[1] ? underWaySamples[0] / underWaySamples[1] : null, 1),
+    one_at_a_time: ONE_AT_A_TIME,
     client_cpu_s: round(clientCpuS, 3),
     client_cpu_ms_per_move: accepted ? round((1000 * clientCpuS) / accepted, 4) : null,
     client_cpu_percent: round((100 * clientCpuS) / DURATION_S, 1),
