@@ -15,10 +15,14 @@ from avanti.store import GameStore
 from tests.browser.support import expected, hidden_problems, svg_data, svg_text
 from tests.server.support import PATIENCE, Served, wait_for
 
-__all__ = ["INSTANT", "Table", "advance", "click_command", "open_tables", "play", "stored"]
+__all__ = ["BRISK", "INSTANT", "Table", "advance", "click_command", "open_tables", "play", "stored"]
 
 INSTANT = "localStorage.setItem('avanti.pace', '0')"
 """An init script that sets a page's pace to instant (each step shown at once, no animation)."""
+
+BRISK = "localStorage.setItem('avanti.pace', '40')"
+"""An init script that sets a page's pace to 40 ms a step: every step is still drawn as a move
+(animated, one after another), without the default's 600 ms of waiting per step."""
 
 WAIT_MS = PATIENCE * 1000
 """How long a page may take to show what it should (a guard against hanging, not a measure)."""

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from avanti import catalog
-from tests.browser.tables import Table, click_command, stored
+from tests.browser.tables import BRISK, Table, click_command, stored
 from tests.server.support import Served, wait_for
 
 
@@ -25,8 +25,11 @@ def test_lobby_game_against_bots_to_the_end(
     browser: Browser, served: Served, screens: Path, name: str
 ) -> None:
     """A person creates a game in the lobby with two heuristic bots, opens their seat's join
-    link (the token only in the fragment) and plays to the end against the server's bots."""
-    page = browser.new_context().new_page()
+    link (the token only in the fragment) and plays to the end against the server's bots. The
+    bots' moves are shown one after another, animated, at a brisk pace."""
+    context = browser.new_context()
+    context.add_init_script(BRISK)
+    page = context.new_page()
     page.goto(f"{served.url}/")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#game", name)

@@ -17,11 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.tables import WAIT_MS, Table, play, stored
+from tests.browser.tables import BRISK, WAIT_MS, Table, play, stored
 from tests.server.support import Served, wait_for
-
-PACE = "localStorage.setItem('avanti.pace', '40')"
-"""Moves animated, 40 ms a step: every step is drawn as a move, and the test stays short."""
 
 HOSTILE = '<img src=x onerror="document.title=1"> \u202eevil\u202c ' + "&amp;" * 3
 """A chat line that would be markup, a script and a bidi override if it were read as HTML."""
@@ -36,7 +33,7 @@ GAMES = {
 
 def _context(browser: Browser) -> BrowserContext:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(PACE)
+    context.add_init_script(BRISK)  # moves animated, 40 ms a step
     context.set_default_timeout(WAIT_MS)
     return context
 
