@@ -8,14 +8,26 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from avanti.server.protocol import requests as server_requests
 from avanti.store import GameStore
 from tests.browser.support import expected, hidden_problems, svg_data, svg_text
 from tests.server.support import PATIENCE, Served, wait_for
 
-__all__ = ["BRISK", "INSTANT", "Table", "advance", "click_command", "open_tables", "play", "stored"]
+__all__ = [
+    "BRISK",
+    "INSTANT",
+    "Table",
+    "advance",
+    "click_command",
+    "deal",
+    "open_tables",
+    "play",
+    "stored",
+]
 
 INSTANT = "localStorage.setItem('avanti.pace', '0')"
 """An init script that sets a page's pace to instant (each step shown at once, no animation)."""
@@ -161,6 +173,14 @@ def _command_end(game: Any, position: int) -> int:
     while end < game.version and cause(game.events[end]) is None:
         end += 1
     return end
+
+
+def deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Have the server deal the games created during the test from ``seed``, where it draws a
+    secret seed for each (:func:`avanti.core.limits.new_seed`): a whole game played by seeded
+    clicks is then the same game on every run, and one of a known length. A rematch still draws
+    a fresh seed."""
+    monkeypatch.setattr(server_requests, "new_seed", lambda: seed)
 
 
 def stored(served: Served, game_id: str, version: int | None = None) -> Any:

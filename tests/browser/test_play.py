@@ -17,7 +17,7 @@ from playwright.sync_api import Browser
 from avanti import PlaceEventMarker
 from avanti.avanti.state import Phase
 from avanti.core.errors import IllegalCommand
-from tests.browser.tables import Table, open_tables, play
+from tests.browser.tables import Table, deal, open_tables, play
 from tests.server.support import Served
 
 _SHOTS = {0, 4, 9, 16}
@@ -45,10 +45,11 @@ def _result(table: Table) -> str:
 
 
 def test_avanti_three_pages_play_to_the_end(
-    browser: Browser, served: Served, screens: Path
+    browser: Browser, served: Served, screens: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A30: three seats play Avanti by clicking; a refused click shows the library's reason
     and changes nothing (A7); a page reloaded mid-game resumes where it was."""
+    deal(monkeypatch, 2)  # with the clicks of seed 3: a whole game of 43 commands
     reply = served.create("avanti", ["Ann", "Bob", "Cy"])
     tables = open_tables(browser, served, reply)
     done = {"refused": False, "reloaded": False}
@@ -84,10 +85,11 @@ def test_avanti_three_pages_play_to_the_end(
 
 
 def test_mare_three_pages_play_to_the_end_with_keys(
-    browser: Browser, served: Served, screens: Path
+    browser: Browser, served: Served, screens: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """M1-M4: three seats play Avanti mare! to the end; the first roll is a key press (``1``),
     the second a typed command (``/``, ``roll``, Enter)."""
+    deal(monkeypatch, 62)  # with the clicks of seed 5: a whole game of 10 commands
     reply = served.create("mare", ["Ann", "Bob", "Cy"])
     tables = open_tables(browser, served, reply)
     rolled: list[int] = []
@@ -120,10 +122,11 @@ def test_mare_three_pages_play_to_the_end_with_keys(
 
 
 def test_autorama_three_pages_play_to_the_end(
-    browser: Browser, served: Served, screens: Path
+    browser: Browser, served: Served, screens: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """F1-F20: three seats play For Sale: Autorama to the end with the moves animated (a step
     of 50 ms); no page ever shows another seat's cash (F2) or face-down offer (F14)."""
+    deal(monkeypatch, 161)  # with the clicks of seed 7: a whole game of 81 commands
     reply = served.create("autorama", ["Ann", "Bob", "Cy"])
     tables = open_tables(browser, served, reply, pace="localStorage.setItem('avanti.pace', '50')")
     game = play(
