@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,6 +39,10 @@ BRISK = "localStorage.setItem('avanti.pace', '40')"
 
 WAIT_MS = PATIENCE * 1000
 """How long a page may take to show what it should (a guard against hanging, not a measure)."""
+
+_TRY_MS = 1000
+"""How long one try of a click waits for its place before the game is looked at again (a
+poll: the click goes on trying while the game stays where it was, for :data:`WAIT_MS` in all)."""
 
 _SNAPSHOT = """() => {
     const table = document.querySelector('#table').dataset;
@@ -307,18 +312,20 @@ def _click(target: Locator, moved: Callable[[], bool]) -> bool:
     """Click ``target``; whether it was clicked (``False``: the game moved on first).
 
     Another seat's move may redraw the page between finding the place and the click (the old
-    drawing left the page): the place is then found in the new drawing, once shown."""
-    for attempt in range(3):
+    drawing left the page): the place is then found in the new drawing, once shown, or, when
+    the move took it away, given up as soon as the game is seen to have moved on. The click
+    waits for one or the other, tried again every :data:`_TRY_MS`, for :data:`PATIENCE` in all
+    (before, a click on a place a bot's move had taken away waited that long, then gave up)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
         try:
-            target.click(force=True)
+            target.click(force=True, timeout=_TRY_MS)
             return True
         except PlaywrightError:
-            if attempt == 2:
-                raise
-            wait_for(lambda: moved() or target.is_visible(), "the place to be drawn again")
             if moved():
                 return False
-    raise AssertionError("unreachable")  # pragma: no cover
+            if time.monotonic() > deadline:
+                raise
 
 
 def _at(served: Served, game_id: str, game: Any, version: int) -> Any:
