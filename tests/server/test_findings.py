@@ -723,3 +723,20 @@ def test_think_gives_none_for_a_bot_that_takes_longer_than_its_time() -> None:
     assert choice is None
     quick = think("random", "avanti", game.setup, seat, game.view(seat), legal, 5.0)
     assert quick in legal
+
+
+def test_think_never_lets_its_timer_escape() -> None:
+    """The timer may ring before the bot starts or after it has chosen: ``think`` answers
+    ``None`` or a legal command, never the timer's exception."""
+    from avanti import catalog
+    from avanti.server.protocol.requests import new_game
+    from avanti.server.table.bots import think
+
+    game = new_game(catalog.GAMES["avanti"], ["A", "B", "C"], None)
+    seat = game.waiting[0]
+    legal = tuple(game.legal_commands(seat))
+    answers = [
+        think("random", "avanti", game.setup, seat, game.view(seat), legal, 1e-6)
+        for _ in range(300)
+    ]
+    assert all(answer is None or answer in legal for answer in answers)

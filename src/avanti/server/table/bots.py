@@ -72,16 +72,22 @@ def think(
     bot = make_bot(kind, catalog.game_info(game), setup, seat)
     rng = Rng(secrets.randbits(64)).stream()
     timed = threading.current_thread() is threading.main_thread()
-    if timed:
-        signal.signal(signal.SIGALRM, _time_up)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
+    if not timed:
         return bot.choose(view, legal, rng)
+    signal.signal(signal.SIGALRM, _time_up)
+    choice: Any = None
+    try:
+        # The timer is armed inside the ``try``: with a short time it can ring before the bot
+        # starts, or after it has chosen and before it is disarmed; either way the answer is
+        # ``None`` or the choice, never the signal's exception.
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            choice = bot.choose(view, legal, rng)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except _TimeUp:
         return None
-    finally:
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+    return choice
 
 
 _lifeline_lock = threading.Lock()
