@@ -57,6 +57,8 @@ ROOMY = ServerLimits(
     games_per_client=10_000,
     seats_per_second=10_000.0,
     seats_burst=10_000,
+    messages_per_second=10_000.0,
+    message_burst=10_000,
 )
 """Limits no well-behaved test client reaches."""
 

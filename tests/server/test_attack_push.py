@@ -140,7 +140,17 @@ def test_2_spectators_that_never_read_are_cut_while_the_chat_goes_on(served: Ser
     wait_for(lambda: listeners(served, game_id) == 0, "the server to forget every socket")
 
 
-def test_2_a_socket_that_pings_and_never_reads_is_closed(served: Served) -> None:
+@pytest.fixture
+def as_served(tmp_path: Path) -> Iterator[Served]:
+    """A server configured as ``avanti serve`` configures uvicorn, with :data:`LIMITS` and no
+    pace on a connection's messages (a socket that never reads is to fill its buffers fast)."""
+    limits = attrs.evolve(LIMITS, messages_per_second=1e6, message_burst=1_000_000)
+    with serving(tmp_path / "games.db", limits=limits, as_served=True) as running:
+        yield running
+
+
+def test_2_a_socket_that_pings_and_never_reads_is_closed(as_served: Served) -> None:
+    served = as_served
     created = served.create("mare", ["Ann", "Bob"])
     game_id = created["id"]
     raw = deaf_socket(served, game_id, None)
@@ -160,3 +170,51 @@ def test_2_a_socket_that_pings_and_never_reads_is_closed(served: Served) -> None
         wait_for(lambda: listeners(served, game_id) == 0, "the server to forget the socket")
     finally:
         raw.close()
+
+
+def test_2_a_socket_that_sends_protocol_pings_and_never_reads_is_no_longer_read(
+    as_served: Served,
+) -> None:
+    """WebSocket pings (control frames, answered by the protocol, not the app) from a client
+    that never reads: the server owes only the newest pong once its transport takes no more,
+    and stops reading the client meanwhile, so neither its memory nor its time grows."""
+    served = as_served
+    game_id = served.create("mare", ["Ann", "Bob"])["id"]
+    raw = deaf_socket(served, game_id, None)
+    try:
+        wait_for(lambda: listeners(served, game_id) == 1, "the socket to listen")
+        listener = next(iter(hub_of(served)._channels[game_id].listeners))
+        writer: Any = listener._write
+        transport = writer.__self__.transport
+        raw.settimeout(2.0)
+        pings = frame(b"p" * 125, opcode=9) * 1_000  # 131 kB: 1,000 pings, 127 kB of pongs
+        sent = 0
+        while True:
+            assert sent < 64_000_000, f"the server read {sent:,} bytes of pings and still reads"
+            try:
+                raw.sendall(pings)
+            except TimeoutError:  # the server stopped reading
+                break
+            sent += len(pings)
+        assert transport.get_write_buffer_size() <= 128 * 1024
+    finally:
+        raw.close()
+    wait_for(lambda: listeners(served, game_id) == 0, "the server to forget the socket")
+
+
+def test_2_a_connection_is_read_at_its_pace(tmp_path: Path) -> None:
+    """Fifty pings sent at once on a connection read at 20 messages a second after a burst of
+    ten: the hello and the pings, 51 messages, take at least (51 - 10) / 20 = 2.05 s to be
+    answered, from before the connection opened. Nothing is refused or lost."""
+    limits = attrs.evolve(LIMITS, messages_per_second=20.0, message_burst=10)
+    with serving(tmp_path / "games.db", limits=limits) as served:
+        game_id = served.create("mare", ["Ann", "Bob"])["id"]
+        began = time.monotonic()
+        with open_socket(served.ws_url(game_id), None) as watcher:
+            assert receive(watcher)["type"] == "update"
+            for _ in range(50):
+                watcher.send(json.dumps({"type": "ping"}))
+            answers = [receive(watcher)["type"] for _ in range(50)]
+            took = time.monotonic() - began
+    assert answers == ["pong"] * 50
+    assert took >= 2.05

@@ -65,6 +65,8 @@ def limits(**changed: Any) -> ServerLimits:
         "games_per_second": 10_000.0,
         "games_burst": 10_000,
         "games_per_client": 10_000,
+        "messages_per_second": 10_000.0,
+        "message_burst": 10_000,
     }
     roomy.update(changed)
     return ServerLimits(**{name: value for name, value in roomy.items() if name in known})

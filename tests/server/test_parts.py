@@ -44,6 +44,8 @@ class Clock:
         {"command_burst": True},
         {"connections_per_game": -1},
         {"commands_per_second": 0},
+        {"messages_per_second": -1.0},
+        {"message_burst": 0},
         {"games_per_second": float("nan")},
         {"idle_timeout": "5"},
         {"hello_timeout": float("inf")},
@@ -68,6 +70,17 @@ def test_a_token_bucket_allows_a_burst_then_the_rate() -> None:
     clock.now += 10
     assert (was_full, bucket.full) == (False, True)
     assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_token_bucket_lends_a_token_and_says_how_long_to_wait_for_it() -> None:
+    clock = Clock()
+    bucket = TokenBucket(4.0, 2, clock)
+    assert [bucket.take(), bucket.take()] == [0.0, 0.0]  # the burst
+    assert bucket.take() == 0.25  # one token at four a second: a quarter of a second
+    clock.now += 0.25  # the caller waited: the token it borrowed came, and it is spent
+    assert bucket.take() == 0.25
+    clock.now += 0.25 + 10  # a long silence fills the bucket up to its burst, no further
+    assert [bucket.take(), bucket.take(), bucket.take()] == [0.0, 0.0, 0.25]
 
 
 def test_buckets_forget_full_buckets_first_then_the_oldest() -> None:

@@ -90,6 +90,13 @@ class ServerLimits:
     reconnections (``error`` ``rate-limited``)."""
     chat_burst: int = 5
     """Chat messages one seat may send at once before the rate applies."""
+    messages_per_second: float = 50.0
+    """Messages of any kind (commands, chat, pings, and messages refused) one WebSocket
+    connection is read per second, on average: beyond it the server waits before it reads the
+    next one (the client's further messages wait in its own socket), so that one connection
+    makes the server spend a bounded share of its time. Not refused."""
+    message_burst: int = 100
+    """Messages one WebSocket connection is read at once before the rate applies."""
     connections_per_game: int = 64
     """Open WebSocket connections to one game in one server process (``error``
     ``too-many-connections``, then close code 1013)."""
@@ -175,6 +182,7 @@ class ServerLimits:
             "seats_burst",
             "chat_length",
             "chat_burst",
+            "message_burst",
             "connections_per_game",
             "watched_games",
             "max_connections",
@@ -186,6 +194,7 @@ class ServerLimits:
             "games_per_second",
             "seats_per_second",
             "chat_per_second",
+            "messages_per_second",
             "idle_timeout",
             "hello_timeout",
             "header_timeout",
@@ -239,6 +248,15 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+    def take(self) -> float:
+        """Take one token, borrowing it when there is none: the seconds until it would have been
+        there (0.0 when there was one). A caller that waits that long before its next
+        :meth:`take` goes at ``rate`` at most."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate) - 1.0
+        self._stamp = now
+        return 0.0 if self._tokens >= 0.0 else -self._tokens / self._rate
 
     @property
     def full(self) -> bool:

@@ -127,6 +127,7 @@ class _Socket:
     def __init__(self, websocket: WebSocket, limits: ServerLimits) -> None:
         self._websocket = websocket
         self._limits = limits
+        self._pace = TokenBucket(limits.messages_per_second, limits.message_burst)
         extensions = websocket.scope.get("extensions") or {}
         self.write: WriteText | None = extensions.get(WRITE_TEXT)
         """Writes a text message at once when the connection takes it now (see
@@ -145,6 +146,7 @@ class _Socket:
         :raises _Closing: for a message too large or none within ``timeout`` seconds.
         :raises _Gone: the client went away.
         """
+        await self._paced()
         with anyio.move_on_after(timeout) as scope:
             message = await self._websocket.receive()
         if scope.cancelled_caught:
@@ -154,7 +156,16 @@ class _Socket:
 
     async def next(self) -> JSONValue:
         """:meth:`receive` with no timeout of its own (a session's :class:`_Idle` watches)."""
+        await self._paced()
         return self._read(await self._websocket.receive())
+
+    async def _paced(self) -> None:
+        """Wait, before reading a message, until the connection's rate allows it
+        (``messages_per_second``): a client that sends faster is read more slowly, and its
+        further messages wait in its own socket."""
+        pause = self._pace.take()
+        if pause > 0.0:
+            await anyio.sleep(pause)
 
     def _read(self, message: Message) -> JSONValue:
         if message["type"] == "websocket.disconnect":

@@ -12,8 +12,10 @@ installed (the ``server`` extra brings them).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import logging
+import socket
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +26,7 @@ from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 
 __all__ = [
+    "SEND_BUFFER_BYTES",
     "WRITE_TEXT",
     "RedactQueries",
     "WriteText",
@@ -104,6 +107,13 @@ buffer is past its high-water mark, or the socket is closing), and the message i
 sent the ordinary way (ASGI's ``websocket.send``, which waits)."""
 
 
+SEND_BUFFER_BYTES = 64 * 1024
+"""The system's send buffer of a WebSocket connection (``SO_SNDBUF``; Linux doubles it for its
+own bookkeeping). Left to itself the system grows it to several megabytes for a client that
+does not read; bounded, such a client stops taking messages sooner, and what waits for it is
+the app's to bound (``outbox_bytes``, ``send_timeout``)."""
+
+
 def _frame_header(size: int) -> bytes:
     """The header of a final, unmasked text frame of ``size`` bytes (RFC 6455, 5.2)."""
     if size < 126:
@@ -130,6 +140,13 @@ def released_websocket() -> type[asyncio.Protocol] | None:
     from websockets.protocol import State
 
     class Released(WebSocketsSansIOProtocol):
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            if sock is not None:  # the system's own buffer grows to megabytes for a deaf client
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             parser = getattr(self.conn, "parser", None)
@@ -138,6 +155,28 @@ def released_websocket() -> type[asyncio.Protocol] | None:
             scope = getattr(self, "scope", None)
             if scope is not None:  # the scope held this protocol through its writer: a cycle
                 scope["extensions"].pop(WRITE_TEXT, None)
+
+        _owed_pong: bytes | None = None
+
+        def handle_ping(self) -> None:
+            # a client that pings and never reads would make the transport's buffer grow
+            # without end: while the transport takes no more, only the newest ping's pong is
+            # owed (RFC 6455, 5.5.3), sent once it does, and the client is not read meanwhile
+            pong = b"".join(self.conn.data_to_send())
+            if self.writable.is_set():
+                self.transport.write(pong)
+                return
+            if not self.read_paused:  # else the app's reads resume it, and the next ping pauses
+                self.transport.pause_reading()
+            self._owed_pong = pong
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            pong, self._owed_pong = self._owed_pong, None
+            if pong is not None and not self.transport.is_closing():
+                self.transport.write(pong)
+                if not self.read_paused:
+                    self.transport.resume_reading()
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
