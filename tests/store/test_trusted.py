@@ -31,7 +31,7 @@ from avanti.store import (
     StoredStream,
     StoreError,
 )
-from avanti.store.base import dump_json
+from avanti.store.base import dump_json, merge_metadata
 from tests.store.contract import in_thread
 from tests.store.test_sqlite import Holding, writing
 
@@ -607,3 +607,13 @@ def test_json_known_to_be_json_refuses_and_writes_what_the_standard_module_does(
     except InvalidArgument as error:
         got = str(error)
     assert got == expected
+
+
+def test_metadata_merged_unchecked_refuses_what_is_no_json() -> None:
+    """``merge_metadata`` reads its inputs as unchecked unless told: a NaN or an infinity in
+    an update is refused (JSON has neither), as ``check_metadata`` refuses it."""
+    current: dict[str, JSONValue] = {"seats": [1, 2]}
+    assert merge_metadata(current, {"round": 3}) == '{"seats":[1,2],"round":3}'
+    for wrong in (float("nan"), float("inf")):
+        with pytest.raises(InvalidArgument, match="metadata is not JSON"):
+            merge_metadata(current, {"score": wrong})

@@ -727,11 +727,14 @@ def check_metadata_update(update: object) -> dict[str, JSONValue] | None:
     return plain
 
 
-def merge_metadata(current: Mapping[str, JSONValue], update: Mapping[str, JSONValue]) -> str:
+def merge_metadata(
+    current: Mapping[str, JSONValue], update: Mapping[str, JSONValue], *, checked: bool = False
+) -> str:
     """``current`` with the top-level keys of ``update`` set, as JSON text;
-    :class:`InvalidArgument` when the result is beyond :data:`MAX_METADATA_BYTES`. Both are
-    JSON objects already checked (read from JSON text, or by :func:`check_metadata`)."""
-    return check_metadata({**current, **update}, checked=True)
+    :class:`InvalidArgument` when the result is not JSON or beyond :data:`MAX_METADATA_BYTES`.
+    ``checked=True`` says both are JSON objects already checked (read from JSON text, or by
+    :func:`check_metadata`), written then as :func:`dump_json` says."""
+    return check_metadata({**current, **update}, checked=checked)
 
 
 def check_command_id(command_id: object) -> str | None:

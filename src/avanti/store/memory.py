@@ -126,7 +126,7 @@ class MemoryEventStore(EventStore):
             if known is not None and json.loads(record.metadata) != known:
                 raise MetadataChanged(stream)
             if update:
-                record.metadata = merge_metadata(json.loads(record.metadata), update)
+                record.metadata = merge_metadata(json.loads(record.metadata), update, checked=True)
             record.events.extend(texts)
             version = len(record.events)
             if command_id is not None:

@@ -1058,7 +1058,7 @@ def _merged(current: _Kept, update: Mapping[str, JSONValue]) -> _Kept:
     """``current`` with the top-level keys of ``update`` set: its text (as
     :func:`~avanti.store.base.merge_metadata` writes it, within the limit) and its dict."""
     merged = {**current[1], **update}
-    return merge_metadata(current[1], update), merged
+    return merge_metadata(current[1], update, checked=True), merged
 
 
 def _plain(value: Mapping[str, JSONValue]) -> Mapping[str, JSONValue]:

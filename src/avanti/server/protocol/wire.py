@@ -10,7 +10,6 @@ may know (see the docs page "Running untrusted games"): :attr:`~avanti.core.game
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, cast
 
@@ -20,13 +19,7 @@ from avanti.core.errors import DecodeError, UnknownGame
 from avanti.core.game import Game
 from avanti.server.log import LOGGER, log
 from avanti.server.protocol.refusals import Refusal
-from avanti.store.base import STREAM_NAME, StoreError
-
-_orjson: Any
-try:  # orjson (the server extra) writes JSON several times faster; the standard module else
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - depends on the environment
-    _orjson = None
+from avanti.store.base import STREAM_NAME, StoreError, dump_json
 
 __all__ = [
     "AnyGame",
@@ -142,14 +135,10 @@ def conflict(expected: int, actual: int) -> ApiError:
 
 
 def dumps(value: object) -> str:
-    """Compact JSON text (no NaN, Unicode kept), written by orjson where it is installed."""
-    if _orjson is not None:
-        try:
-            text: str = _orjson.dumps(value).decode()
-            return text
-        except TypeError:  # an int beyond 64 bits: the standard module writes it
-            pass
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """Compact JSON text (Unicode kept) of a message made of JSON values (a codec's data, JSON
+    text parsed, the server's own fields), written as :func:`~avanti.store.base.dump_json`
+    writes what it is told is JSON: by orjson where it is installed."""
+    return dump_json(value, "a message", checked=True)
 
 
 def _plain(value: object) -> JSONValue:
