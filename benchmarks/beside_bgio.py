@@ -4,7 +4,9 @@ boardgame.io's anchor (``../shared/anchors/boardgameio``: a hidden-hand card rac
 memory, and ``load.js``, the load: 201 seats at 67 three-player tables, every seat answering at
 once, a new match as one ends, 10 s of warm-up then 40 s measured) and a load of the same shape
 on ``avanti serve`` are run in turn, ``--rounds`` times (2): boardgame.io, then each of avanti's
-configurations, then the transport floor, then boardgame.io again, and so on, so that all see
+configurations (``--configurations``; by default one SQLite process, two with a game's seats
+spread over them, two with each game on one, and one PostgreSQL process), then the transport
+floor, then boardgame.io again, and so on, so that all see
 the same machine. avanti's load comes from ``benchmarks/load.js`` (``--load node``, the
 default): ``serverload.py``'s clients, seat for seat, written for Node's ``ws``, a load process
 as light as boardgame.io's own runs, near enough (its CPU a move is in the table); ``--load
@@ -82,6 +84,11 @@ BGIO = "boardgame.io, in memory"
 
 FLOOR_ROW = "transport floor (no rules, no store)"
 """The transport floor's row."""
+
+CONFIGURATIONS = ("sqlite-1", "sqlite-2", "sqlite-2-by-game", "postgres-1")
+"""avanti's configurations of a sitting unless ``--configurations`` says otherwise: two SQLite
+processes both with a game's seats spread over them and with each game's seats on the process
+its id hashes to (as a load balancer routing by the stream's path sends them)."""
 
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "avanti-serverbench"
 """Where the anchor is copied and its packages installed."""
@@ -298,6 +305,7 @@ def measure_with_node(
                 *("--seats", str(plan.seats), "--tables", str(plan.tables)),
                 *("--warmup", f"{plan.warmup:g}", "--duration", f"{plan.seconds:g}"),
                 *("--game", ",".join(plan.games), "--label", configuration.key),
+                *("--route", configuration.route),
                 *("--out", str(out), "--record", str(record)),
                 *(("--one-at-a-time",) if one_at_a_time else ()),
             ],
@@ -319,6 +327,7 @@ def measure_with_node(
         "configuration": configuration.name,
         "store": configuration.store,
         "processes": configuration.processes,
+        "route": configuration.route,
         "load": found,
         "accepted": found["accepted"],
         "accepted_per_second": found["moves_per_second"],
@@ -502,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the sitting and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     serverload.add_load_arguments(parser)
-    parser.set_defaults(games="avanti")
+    parser.set_defaults(games="avanti", configurations=",".join(CONFIGURATIONS))
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each server (2)")
     parser.add_argument("--anchor", type=Path, default=ANCHOR, help=f"default {ANCHOR}")
     parser.add_argument("--floor", type=Path, default=FLOOR, help=f"default {FLOOR}")

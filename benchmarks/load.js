@@ -3,7 +3,7 @@
 //
 //   node load.js --port 8000 [--seats 201] [--tables 67] [--warmup 10] [--duration 40]
 //                [--game avanti] [--pid 1234] [--out figures.json] [--record seats.json]
-//                [--no-deflate] [--label text] [--one-at-a-time]
+//                [--no-deflate] [--label text] [--one-at-a-time] [--route seat|game]
 //
 // The shape is the boardgame.io anchor's (../shared/anchors/boardgameio/load.js) and the client
 // is the one of serverload.py, seat for seat:
@@ -11,7 +11,11 @@
 //     out as evenly as can be, the first tables taking one more). Table k plays the k-th game of
 //     `--game` in turn (a name, or several comma-separated: avanti,mare,autorama). With several
 //     ports (`--port 8000,8001`: several server processes on one store), table k creates its
-//     games on port k mod n, and seat i of table k plays on port (i + k) mod n.
+//     games on port k mod n, and seat i of table k plays on port (i + k) mod n (`--route
+//     seat`, the default: every game's seats spread over the processes, each process taking
+//     commands for every game); with `--route game` every seat of a game plays on the port its
+//     game's id hashes to, as a load balancer routing by the stream's path does (nginx's
+//     `hash $request_uri consistent`), so that one process holds each game.
 //   - A table creates a game with POST /games (its players named, no bots) from a loopback
 //     address of its own (127.0.x.y), as separate players would, so that the server's limit of
 //     new games per address does not hold the tables back (127.0.0.1 for all where such an
@@ -77,6 +81,7 @@ const RECORD = arg('record', '');
 const LABEL = arg('label', '');
 const DEFLATE = !process.argv.includes('--no-deflate');
 const ONE_AT_A_TIME = process.argv.includes('--one-at-a-time');
+const ROUTE = String(arg('route', 'seat'));
 
 const PATIENCE_MS = 30000; // a hung server, not a slow one
 const RATE = 9; // commands a second a seat sends at most, and at once:
@@ -89,6 +94,15 @@ for (const [name, value] of [['seats', SEATS], ['tables', TABLES], ['warmup', WA
 }
 if (TABLES < 1 || SEATS < 2 * TABLES) throw new Error('--seats must be at least 2 a table');
 if (PORTS.some((port) => !Number.isInteger(port) || port <= 0)) throw new Error('bad --port');
+if (ROUTE !== 'seat' && ROUTE !== 'game') throw new Error('--route is seat or game');
+
+function portOf(gameId, table, seat) {
+  // the port a seat's WebSocket goes to: spread by seat, or where the game's id hashes to
+  if (ROUTE === 'seat') return PORTS[(table + seat) % PORTS.length];
+  let hash = 2166136261; // FNV-1a over the id's characters
+  for (let i = 0; i < gameId.length; i++) hash = Math.imul(hash ^ gameId.charCodeAt(i), 16777619);
+  return PORTS[(hash >>> 0) % PORTS.length];
+}
 
 const now = () => performance.now(); // ms, monotonic
 let winStart = Infinity;
@@ -422,7 +436,7 @@ async function playTable(table, kind, players, address, first) {
       }
     }
     const seats = created.seats.map(
-      (entry) => new Seat(created.id, entry.seat, PORTS[(table + entry.seat) % PORTS.length], entry.token)
+      (entry) => new Seat(created.id, entry.seat, portOf(created.id, table, entry.seat), entry.token)
     );
     for (const seat of seats) seat.table = seats;
     await Promise.all(seats.map((seat) => seat.done));
@@ -550,6 +564,7 @@ async function main() {
     mean_ms: round(others.length ? others.reduce((a, b) => a + b, 0) / others.length : null, 2),
     under_way: round(underWaySamples[1] ? underWaySamples[0] / underWaySamples[1] : null, 1),
     one_at_a_time: ONE_AT_A_TIME,
+    route: ROUTE,
     client_cpu_s: round(clientCpuS, 3),
     client_cpu_ms_per_move: accepted ? round((1000 * clientCpuS) / accepted, 4) : null,
     client_cpu_percent: round((100 * clientCpuS) / DURATION_S, 1),

@@ -112,23 +112,30 @@ _RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
 @dataclass(frozen=True)
 class Configuration:
-    """One way to run the servers: the store and the number of processes."""
+    """One way to run the servers: the store, the number of processes, and how a game's seats
+    reach them."""
 
     store: str
     """``sqlite`` or ``postgres``."""
     processes: int
     """How many ``avanti serve`` processes share the store."""
+    route: str = "seat"
+    """With several processes, which one a seat's WebSocket goes to: ``seat``, spread by seat
+    (seat i of table k on process (i + k) mod n: every process takes commands for every game),
+    or ``game``, the process its game's id hashes to (:func:`process_of`), as a load balancer
+    routing by the stream's path would (one process holds each game)."""
 
     @property
     def key(self) -> str:
-        """The configuration's name on the command line (``sqlite-1``)."""
-        return f"{self.store}-{self.processes}"
+        """The configuration's name on the command line (``sqlite-1``, ``sqlite-2-by-game``)."""
+        return f"{self.store}-{self.processes}" + ("-by-game" if self.route == "game" else "")
 
     @property
     def name(self) -> str:
         """The configuration's name in the report."""
         store = {"sqlite": "SQLite", "postgres": "PostgreSQL"}[self.store]
-        return f"{store}, {self.processes} process{'es' if self.processes > 1 else ''}"
+        routed = ", routed by game" if self.route == "game" else ""
+        return f"{store}, {self.processes} process{'es' if self.processes > 1 else ''}{routed}"
 
 
 CONFIGURATIONS = (
@@ -136,8 +143,23 @@ CONFIGURATIONS = (
     Configuration("sqlite", 2),
     Configuration("postgres", 1),
     Configuration("postgres", 2),
+    Configuration("sqlite", 2, "game"),
+    Configuration("postgres", 2, "game"),
 )
 """Every configuration the script knows."""
+
+
+def process_of(game_id: str, table: int, seat: int, processes: int, route: str) -> int:
+    """The process (0 to ``processes`` - 1) a seat's WebSocket goes to (see
+    :attr:`Configuration.route`); by game, FNV-1a of the id's characters, as ``load.js``
+    hashes it."""
+    if route == "seat":
+        return (table + seat) % processes
+    hashed = 2166136261
+    for character in game_id:
+        hashed = ((hashed ^ ord(character)) * 16777619) & 0xFFFFFFFF
+    return hashed % processes
+
 
 DEFAULT_CONFIGURATIONS = ("sqlite-1", "sqlite-2", "postgres-1")
 """The configurations measured unless ``--configurations`` says otherwise."""
@@ -396,9 +418,12 @@ class Run:
         deadline: float,
         rng: random.Random,
         think: float = 0.0,
+        route: str = "seat",
     ):
         self.servers = servers
         """The server processes, for the tables to share out."""
+        self.route = route
+        """Which process a seat's WebSocket goes to (:attr:`Configuration.route`)."""
         self.deadline = deadline
         """When the clients stop sending (``time.perf_counter``): the window's end."""
         self.window = Window()
@@ -610,7 +635,8 @@ async def play_table(
             log = SeatLog(game_id, entry["seat"])
             run.logs.append(log)
             player = Seat(run, log)
-            url = run.servers[(table + entry["seat"]) % processes].ws_url(game_id)
+            where = process_of(game_id, table, entry["seat"], processes, run.route)
+            url = run.servers[where].ws_url(game_id)
             players.append((player, player.play(url, entry["token"])))
         await asyncio.gather(*(play for _, play in players))
         if all(player.over() for player, _ in players):
@@ -643,7 +669,7 @@ async def watch(run: Run, servers: Sequence[ServeProcess]) -> None:
         window.machine_busy = (busy_after[0] - busy_before[0]) / ticks if ticks else None
 
 
-async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int) -> Run:
+async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int, route: str = "seat") -> Run:
     """Warm the servers up (every game's package imported), create every table's first game,
     then play every table through the warm-up and the window, until every command in flight is
     answered."""
@@ -651,7 +677,7 @@ async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int) -> Run:
         for server in servers:
             for kind in sorted(set(plan.games)):
                 (await http.get(f"{server.url}/schemas/{kind}")).raise_for_status()
-    run = Run(servers, float("inf"), random.Random(seed), plan.think)
+    run = Run(servers, float("inf"), random.Random(seed), plan.think, route)
     kinds = plan.table_games()
     async with contextlib.AsyncExitStack() as stack:
         clients = []
@@ -802,7 +828,8 @@ def measure(
 ) -> dict[str, Any]:
     """Play one configuration and check it; its figures."""
     with servers_on(database, folder, configuration.processes, plan.profile) as servers:
-        run = asyncio.run(drive(plan, servers, seed=CONFIGURATIONS.index(configuration)))
+        seed = CONFIGURATIONS.index(configuration)
+        run = asyncio.run(drive(plan, servers, seed, configuration.route))
         codes = [server.stop() for server in servers]
         logged: Counter[str] = Counter()
         messages: dict[str, str] = {}
@@ -819,6 +846,7 @@ def measure(
         "configuration": configuration.name,
         "store": configuration.store,
         "processes": configuration.processes,
+        "route": configuration.route,
         "games_played": sorted(set(plan.games)),
         "window_seconds": plan.seconds,
         "accepted": accepted,
