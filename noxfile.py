@@ -238,7 +238,7 @@ def serverbench(session: nox.Session) -> None:
     """``avanti serve`` beside boardgame.io's server in one sitting: the anchor's load on both,
     each from Node (avanti's from ``benchmarks/load.js``, its ``ws`` installed once into a cache
     folder with ``npm ci``), alternating, two rounds each, with the transport floor, and one
-    table of figures and ratios (needs Node.js and the anchor folder, ``--anchor``; about 9
+    table of figures and ratios (needs Node.js and the anchor folder, ``--anchor``; about 11
     minutes); then the road of one WebSocket command through ``src/`` (``benchmarks/road.py``:
     the files it passes and where it turns back)."""
     session.install("-e", ".[test,server,postgres]")

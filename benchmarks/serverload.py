@@ -961,7 +961,7 @@ def measure_all(plan: Plan, *, round_: int = 0, measure_one: Measure = measure) 
         for configuration in plan.configurations:
             if configuration.store != "sqlite":
                 continue
-            where = folder / f"sqlite-{configuration.processes}-r{round_}"
+            where = folder / f"{configuration.key}-r{round_}"
             where.mkdir()
             path = where / "games.db"
             with SQLiteEventStore(path) as store:
@@ -978,9 +978,9 @@ def measure_all(plan: Plan, *, round_: int = 0, measure_one: Measure = measure) 
                     for configuration in plan.configurations:
                         if configuration.store != "postgres":
                             continue
-                        name = f"load_{configuration.processes}"
+                        name = "load_" + configuration.key.replace("-", "_")
                         cluster.create_database(name)
-                        where = folder / f"postgres-{configuration.processes}-r{round_}"
+                        where = folder / f"{configuration.key}-r{round_}"
                         where.mkdir()
                         uri = postgres_uri(cluster, name)
                         with PostgresEventStore(uri) as store:
