@@ -13,11 +13,14 @@ has forgotten the socket (:data:`~tests.server.support.PATIENCE` only stops a br
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
 import struct
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +30,8 @@ import attrs
 import pytest
 from websockets.sync.client import ClientConnection
 
-from avanti.server.transport.push import Hub
+from avanti.server import ServerLimits
+from avanti.server.transport.push import Hub, Listener
 from tests.server.support import (
     PATIENCE,
     ROOMY,
@@ -197,6 +201,21 @@ def test_2_a_socket_that_sends_protocol_pings_and_never_reads_is_no_longer_read(
                 break
             sent += len(pings)
         assert transport.get_write_buffer_size() <= 128 * 1024
+        # once the client reads again the server reads it again: a last ping is answered
+        heard = bytearray()
+
+        def read() -> None:
+            deadline = time.monotonic() + PATIENCE
+            while b"\x8a\x04last" not in heard[-65_536:] and time.monotonic() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    heard.extend(raw.recv(1 << 16))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        raw.settimeout(PATIENCE)
+        raw.sendall(frame(b"last", opcode=9))
+        reader.join()
+        assert b"\x8a\x04last" in heard
     finally:
         raw.close()
     wait_for(lambda: listeners(served, game_id) == 0, "the server to forget the socket")
@@ -218,3 +237,42 @@ def test_2_a_connection_is_read_at_its_pace(tmp_path: Path) -> None:
             took = time.monotonic() - began
     assert answers == ["pong"] * 50
     assert took >= 2.05
+
+
+class _Flood:
+    """A client's socket whose messages are all there at once: a ping each time it is read,
+    without waiting (the reader never gives the event loop a turn), up to ``most``."""
+
+    def __init__(self, most: int) -> None:
+        self.read = 0
+        self._most = most
+
+    async def next(self) -> Any:
+        if self.read == self._most:
+            raise ConnectionError("the flood is over")
+        self.read += 1
+        return {"type": "ping"}
+
+
+def test_2_a_cut_connection_is_read_no_further() -> None:
+    """A connection owing more than ``outbox_bytes`` is cut; its session stops reading at
+    once, even when its messages are all queued (so that it never waits, and a cancellation
+    would not reach it). With 150 bytes owed at most, the eleventh pong (15 bytes each) cuts
+    it: eleven messages are read, not the flood's 10,000."""
+    from avanti.server.transport.socket import _serve
+
+    async def main() -> int:
+        listener = Listener("g", None, 0, _never_sent, outbox_bytes=150)
+        flood = _Flood(10_000)
+        server: Any = attrs.make_class("FakeServer", ["limits"])(ServerLimits())
+        idle: Any = attrs.make_class("FakeIdle", {"heard": attrs.field(default=lambda: None)})()
+        with contextlib.suppress(ConnectionError):
+            await _serve(server, flood, listener, idle)  # type: ignore[arg-type]
+        assert listener.behind is not None
+        return flood.read
+
+    assert asyncio.run(main()) == 11
+
+
+async def _never_sent(text: str) -> None:
+    raise AssertionError("nothing is sent: the listener's writer does not run here")
