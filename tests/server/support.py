@@ -114,14 +114,16 @@ def serving(
     limits: ServerLimits = ROOMY,
     think: float = 5.0,
     lifespan: str = "on",
-    as_served: bool = False,
+    as_served: bool = True,
 ) -> Iterator[Served]:
     """A real uvicorn with the app, on a free loopback port, in a thread; stopped on exit.
 
     ``database`` is an SQLite file (opened here and closed on exit) or a store (left open).
     ``lifespan="off"`` serves the app as a host that never runs its lifespan would.
-    ``as_served`` configures uvicorn as ``avanti serve`` does (``uvicorn_config``: its HTTP and
-    WebSocket protocols, uvloop where installed).
+    ``as_served`` (the default) configures uvicorn as ``avanti serve`` does (``uvicorn_config``:
+    its HTTP and WebSocket protocols, the direct write of messages, uvloop where installed);
+    ``as_served=False`` serves with uvicorn's own defaults, as an app embedding ``create_app``
+    under its own uvicorn would be.
     """
     given = not isinstance(database, Path)
     store = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -222,5 +223,93 @@ def test_a_listener_writes_a_change_without_waking_its_task() -> None:
     ]
     assert [json.loads(text) for text in sent] == [
         {"type": "chat"},
+        {"type": "update", "version": 2, "after": 1},
+    ]
+
+
+def test_the_answer_to_a_command_whose_update_was_written_goes_bare_and_in_order() -> None:
+    """A command stored before (a retry) is answered after its version's update went out: the
+    answer is written bare (a ``result``), at once while the socket takes it; one the socket
+    refuses is sent by the listener's task, bare as well, and nothing is sent twice."""
+    written: list[str] = []
+    sent: list[str] = []
+    takes = [True]
+
+    def write(text: str) -> bool:
+        if takes[0]:
+            written.append(text)
+        return takes[0]
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> None:
+        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
+        listener.build = _built
+        task = asyncio.ensure_future(listener.run())
+        while not listener._idle:
+            await asyncio.sleep(0)
+        listener.offer(_Game(1))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        listener.answer(_Game(1), "c1")  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        takes[0] = False
+        listener.answer(_Game(1), "c2")  # type: ignore[arg-type]
+        while not sent:
+            await asyncio.sleep(0)
+        listener.finish()
+        await task
+        listener.stop()
+
+    asyncio.run(main())
+    assert [json.loads(text) for text in written] == [
+        {"type": "update", "version": 1, "after": 0},
+        {"type": "result", "version": 1, "command_id": "c1"},
+    ]
+    assert [json.loads(text) for text in sent] == [
+        {"type": "result", "version": 1, "command_id": "c2"}
+    ]
+
+
+def test_what_a_socket_refuses_at_once_is_sent_by_the_task_message_for_message() -> None:
+    """A socket that takes nothing at once: a notice, an update carrying an answer and a bare
+    update are each refused by the direct write and sent by the listener's task, each once, in
+    the order they came, the update carrying the answer as it would have been written."""
+    sent: list[str] = []
+
+    def write(text: str) -> bool:
+        return False
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> None:
+        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
+        listener.build = _built
+        task = asyncio.ensure_future(listener.run())
+        steps: list[Callable[[], None]] = [
+            lambda: listener.tell('{"type":"chat"}'),
+            lambda: listener.answer(_Game(1), "c1"),  # type: ignore[arg-type]
+            lambda: listener.offer(_Game(2)),  # type: ignore[arg-type]
+        ]
+        for phase, step in enumerate(steps, start=1):
+            while not listener._idle:
+                await asyncio.sleep(0)
+            step()
+            while len(sent) < phase:
+                await asyncio.sleep(0)
+        listener.finish()
+        await task
+        listener.stop()
+
+    asyncio.run(main())
+    assert [json.loads(text) for text in sent] == [
+        {"type": "chat"},
+        {
+            "type": "update",
+            "version": 1,
+            "after": 0,
+            "results": [{"version": 1, "command_id": "c1"}],
+        },
         {"type": "update", "version": 2, "after": 1},
     ]

@@ -346,3 +346,23 @@ def test_the_hub_follows_a_game_and_offers_each_new_version() -> None:
     anyio.run(main)
     assert [message["version"] for message in sent] == [store.load("g").version]
     assert sent[0]["events"][0]["position"] == 0
+
+
+def test_uvicorn_config_filters_queries_out_of_uvicorns_lines_once() -> None:
+    """However many servers a process configures, uvicorn's error log has one filter that
+    cuts the query off an address (a client may put a secret in a URL)."""
+    from avanti.server.transport.uvicorn import RedactQueries, uvicorn_config
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # never called
+        raise AssertionError
+
+    for _ in range(3):
+        uvicorn_config(app, ServerLimits())
+    errors = logging.getLogger("uvicorn.error")
+    redacting = [kept for kept in errors.filters if isinstance(kept, RedactQueries)]
+    assert len(redacting) == 1
+    record = logging.LogRecord(
+        "uvicorn.error", logging.INFO, __file__, 1, "%s %s", ("GET /games?token=t0ken", 3), None
+    )
+    assert redacting[0].filter(record)
+    assert record.getMessage() == "GET /games 3"

@@ -52,9 +52,20 @@ def stored(path: Path, game_id: str) -> Any:
 def test_every_game_plays_to_the_end_and_each_seat_receives_exactly_its_share(
     tmp_path: Path, name: str
 ) -> None:
+    play_whole_game(tmp_path, name, as_served=True)
+
+
+def test_a_game_plays_to_the_end_under_uvicorns_own_settings(tmp_path: Path) -> None:
+    """The app embedded under uvicorn's defaults (its own WebSocket protocol, no direct write of
+    messages) serves a whole game as ``avanti serve`` does."""
+    play_whole_game(tmp_path, "mare", as_served=False)
+
+
+def play_whole_game(tmp_path: Path, name: str, *, as_served: bool) -> None:
+    """Play one game of ``name`` to the end through a server and check what every client got."""
     count, bots = TABLES[name]
     path = tmp_path / "games.db"
-    with serving(path) as served:
+    with serving(path, as_served=as_served) as served:
         players = list(catalog.game_info(name).player_names(count))
         created = served.create(name, players, bots)
         clients = [player.start() for player in players_for(served, created)]

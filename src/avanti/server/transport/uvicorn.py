@@ -219,7 +219,9 @@ class RedactQueries(logging.Filter):
 def uvicorn_config(app: Any, limits: ServerLimits, **options: Any) -> uvicorn.Config:
     """A uvicorn configuration for the app with the server's connection limits; ``options``
     (host, port, ...) are passed on."""
-    logging.getLogger("uvicorn.error").addFilter(RedactQueries())
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(kept, RedactQueries) for kept in errors.filters):  # once a process
+        errors.addFilter(RedactQueries())
     has_uvloop = importlib.util.find_spec("uvloop") is not None
     return uvicorn.Config(
         app,
