@@ -173,43 +173,64 @@ def _built(game_id: str, game: Any, seat: int | None, after: int, table: Any, la
     return json.dumps({"type": "update", "version": game.version, "after": after})
 
 
+class _Direct:
+    """A socket's two roads as a listener sees them: a direct write that takes a message at
+    once while ``takes`` holds (``written``), and the ordinary send (``sent``)."""
+
+    def __init__(self, takes: bool) -> None:
+        self.takes = takes
+        self.written: list[str] = []
+        self.sent: list[str] = []
+
+    def write(self, text: str) -> bool:
+        if self.takes:
+            self.written.append(text)
+        return self.takes
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def listening(self) -> tuple[Listener, asyncio.Future[None]]:
+        """A listener on this socket with its task running, once the task waits for news."""
+        listener = Listener("g", 0, 0, self.send, write=self.write, send_timeout=5.0)
+        listener.build = _built
+        task = asyncio.ensure_future(listener.run())
+        while not listener._idle:
+            await asyncio.sleep(0)
+        return listener, task
+
+    async def sent_at_least(self, count: int) -> None:
+        """Wait until ``count`` messages went the ordinary way."""
+        while len(self.sent) < count:
+            await asyncio.sleep(0)
+
+
+async def _finished(listener: Listener, task: asyncio.Future[None]) -> None:
+    listener.finish()
+    await task
+    listener.stop()
+
+
 def test_a_listener_writes_a_change_without_waking_its_task() -> None:
     """A change offered to an idle listener, and the answer to its seat's command queued in
     the same turn of the loop, are written as one message, the update carrying the answer,
     at the next turn, by a callback: the listener's task is not woken. Written once the
     socket stops taking messages at once, the rest is left to the task, which sends it the
     ordinary way in order, from the first message not written."""
-    written: list[str] = []
-    sent: list[str] = []
-    takes = [True]
-
-    def write(text: str) -> bool:
-        if takes[0]:
-            written.append(text)
-        return takes[0]
-
-    async def send(text: str) -> None:
-        sent.append(text)
+    socket = _Direct(takes=True)
 
     async def main() -> tuple[bool, list[str]]:
-        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
-        listener.build = _built
-        task = asyncio.ensure_future(listener.run())
-        while not listener._idle:
-            await asyncio.sleep(0)
+        listener, task = await socket.listening()
         listener.offer(_Game(1))  # type: ignore[arg-type]
         listener.answer(_Game(1), "c1")  # type: ignore[arg-type]
         await asyncio.sleep(0)
         woken = listener._wake.is_set() or not listener._idle
-        takes[0] = False
+        socket.takes = False
         listener.tell('{"type":"chat"}')
         listener.offer(_Game(2))  # type: ignore[arg-type]
-        while len(sent) < 2:
-            await asyncio.sleep(0)
-        listener.finish()
-        await task
-        listener.stop()
-        return woken, list(written)
+        await socket.sent_at_least(2)
+        await _finished(listener, task)
+        return woken, list(socket.written)
 
     woken, first = asyncio.run(main())
     assert woken is False
@@ -221,7 +242,7 @@ def test_a_listener_writes_a_change_without_waking_its_task() -> None:
             "results": [{"version": 1, "command_id": "c1"}],
         }
     ]
-    assert [json.loads(text) for text in sent] == [
+    assert [json.loads(text) for text in socket.sent] == [
         {"type": "chat"},
         {"type": "update", "version": 2, "after": 1},
     ]
@@ -231,42 +252,25 @@ def test_the_answer_to_a_command_whose_update_was_written_goes_bare_and_in_order
     """A command stored before (a retry) is answered after its version's update went out: the
     answer is written bare (a ``result``), at once while the socket takes it; one the socket
     refuses is sent by the listener's task, bare as well, and nothing is sent twice."""
-    written: list[str] = []
-    sent: list[str] = []
-    takes = [True]
-
-    def write(text: str) -> bool:
-        if takes[0]:
-            written.append(text)
-        return takes[0]
-
-    async def send(text: str) -> None:
-        sent.append(text)
+    socket = _Direct(takes=True)
 
     async def main() -> None:
-        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
-        listener.build = _built
-        task = asyncio.ensure_future(listener.run())
-        while not listener._idle:
-            await asyncio.sleep(0)
+        listener, task = await socket.listening()
         listener.offer(_Game(1))  # type: ignore[arg-type]
         await asyncio.sleep(0)
         listener.answer(_Game(1), "c1")  # type: ignore[arg-type]
         await asyncio.sleep(0)
-        takes[0] = False
+        socket.takes = False
         listener.answer(_Game(1), "c2")  # type: ignore[arg-type]
-        while not sent:
-            await asyncio.sleep(0)
-        listener.finish()
-        await task
-        listener.stop()
+        await socket.sent_at_least(1)
+        await _finished(listener, task)
 
     asyncio.run(main())
-    assert [json.loads(text) for text in written] == [
+    assert [json.loads(text) for text in socket.written] == [
         {"type": "update", "version": 1, "after": 0},
         {"type": "result", "version": 1, "command_id": "c1"},
     ]
-    assert [json.loads(text) for text in sent] == [
+    assert [json.loads(text) for text in socket.sent] == [
         {"type": "result", "version": 1, "command_id": "c2"}
     ]
 
@@ -275,18 +279,10 @@ def test_what_a_socket_refuses_at_once_is_sent_by_the_task_message_for_message()
     """A socket that takes nothing at once: a notice, an update carrying an answer and a bare
     update are each refused by the direct write and sent by the listener's task, each once, in
     the order they came, the update carrying the answer as it would have been written."""
-    sent: list[str] = []
-
-    def write(text: str) -> bool:
-        return False
-
-    async def send(text: str) -> None:
-        sent.append(text)
+    socket = _Direct(takes=False)
 
     async def main() -> None:
-        listener = Listener("g", 0, 0, send, write=write, send_timeout=5.0)
-        listener.build = _built
-        task = asyncio.ensure_future(listener.run())
+        listener, task = await socket.listening()
         steps: list[Callable[[], None]] = [
             lambda: listener.tell('{"type":"chat"}'),
             lambda: listener.answer(_Game(1), "c1"),  # type: ignore[arg-type]
@@ -296,14 +292,11 @@ def test_what_a_socket_refuses_at_once_is_sent_by_the_task_message_for_message()
             while not listener._idle:
                 await asyncio.sleep(0)
             step()
-            while len(sent) < phase:
-                await asyncio.sleep(0)
-        listener.finish()
-        await task
-        listener.stop()
+            await socket.sent_at_least(phase)
+        await _finished(listener, task)
 
     asyncio.run(main())
-    assert [json.loads(text) for text in sent] == [
+    assert [json.loads(text) for text in socket.sent] == [
         {"type": "chat"},
         {
             "type": "update",

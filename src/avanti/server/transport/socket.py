@@ -392,8 +392,10 @@ async def _serve(server: Server, socket: _Socket, listener: Listener, idle: _Idl
     game, seat = listener.game_id, listener.seat
     limits = server.limits
     bucket = TokenBucket(limits.commands_per_second, limits.command_burst)
-    while listener.behind is None:  # cut: the session ends (its cancellation may not reach a
-        try:  # reader that never waits, its messages queued by the thousand)
+    # A cut listener ends the session here: its cancellation may never reach a reader whose
+    # messages are all queued already (taking one from a full queue never waits).
+    while listener.behind is None:
+        try:
             message = await socket.next()
             idle.heard()
             if not isinstance(message, dict) or not isinstance(message.get("type"), str):
