@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,3 +44,8 @@ class CountingBot:
         return legal_commands[
             (rng.below(len(legal_commands)) + self.choices // 50) % len(legal_commands)
         ]
+
+
+def never_done(_: object) -> None:
+    """A task that does not end by itself (it waits on an event nobody sets): one to cancel."""
+    threading.Event().wait()

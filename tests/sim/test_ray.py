@@ -14,7 +14,10 @@ from avanti.bots.simulate import Entrant, Plan, run
 from avanti.bots.tournament import Tournament, fit_ratings
 from avanti.cli import main
 from avanti.core.errors import InvalidArgument
-from tests.sim.bots import FirstBot, LastBot
+from tests.sim.bots import FirstBot, LastBot, never_done
+
+PATIENCE = 120.0
+"""How long a future is waited for before the test fails (a guard, never a measure)."""
 
 MINE = "tests.sim.bots:FirstBot"
 
@@ -52,6 +55,22 @@ def test_the_command_line_writes_the_same_file_on_ray(ray_cluster: Any, tmp_path
     assert "2 workers (ray)" in out.getvalue()
     assert main([*argv, str(tmp_path / "local.json"), "--workers", "1"], out=io.StringIO()) == 0
     assert (tmp_path / "ray.json").read_bytes() == (tmp_path / "local.json").read_bytes()
+
+
+def test_cancelling_a_ray_engine_ends_its_unfinished_tasks(ray_cluster: Any) -> None:
+    """Finished tasks are let go as more are submitted (at most four a worker are held);
+    ``close(cancel=True)`` cancels a task still running, whose future then says so, and leaves
+    a cluster the engine did not start up."""
+    engine = RayEngine(workers=1)
+    results = [engine.submit(abs, -n).result(timeout=PATIENCE) for n in range(1, 7)]
+    assert results == [1, 2, 3, 4, 5, 6]
+    assert len(engine._refs) <= 2  # the 5th submit let go of the four finished before it
+    running = engine.submit(never_done, None)
+    engine.close(cancel=True)
+    error = running.exception(timeout=PATIENCE)
+    assert isinstance(error, ray_cluster.exceptions.TaskCancelledError), repr(error)
+    assert engine._refs == []
+    assert ray_cluster.is_initialized()
 
 
 def test_without_ray_the_engine_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:

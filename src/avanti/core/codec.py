@@ -343,7 +343,7 @@ def _form(t: Any) -> Form:
         )
     if isinstance(t, type) and attrs.has(t):
         return _class_form(t)
-    if isinstance(t, type):
+    if isinstance(t, type) and t is not Any:  # Any is a class since Python 3.11
         other: type = t
         return lambda value: isinstance(value, other)
     return lambda value: True
@@ -459,7 +459,7 @@ def value_problem(value: object, t: Any, path: str) -> str | None:
             if problem is not None:
                 return problem
         return None
-    if isinstance(t, type) and not isinstance(value, t):
+    if isinstance(t, type) and t is not Any and not isinstance(value, t):
         return f"{path} must be {t.__name__}, not {type(value).__name__}"
     return None
 
