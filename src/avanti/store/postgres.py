@@ -826,7 +826,7 @@ class PostgresEventStore(EventStore):
         self._stop.set()
         writer = self._writer
         if writer is not None and self._writer_pid == os.getpid():
-            self._requests.put(None)  # the appends queued before are committed first
+            self._requests.put(None)  # the batch under way commits; those queued are refused
             writer.join(timeout=10.0)
         self._pool.close()
         listener = self._listener

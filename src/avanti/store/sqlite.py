@@ -233,7 +233,11 @@ class SQLiteEventStore(EventStore):
         self.path = os.fspath(path)
         """The database file (or ``":memory:"``)."""
         self._memory = self.path == ":memory:"
-        self._name = "the in-memory SQLite database" if self._memory else f"SQLite file {path}"
+        self._name = (
+            "the in-memory SQLite database"
+            if self._memory
+            else f"SQLite file {self.path or repr(self.path)}"
+        )
         self._timeout = float(timeout)
         self._synchronous = synchronous
         self._max_bytes = max_bytes

@@ -300,11 +300,6 @@ def info_of(name: str) -> catalog.GameInfo:
     raise UnknownGame(name, tuple(catalog.GAMES))
 
 
-def outcome_of(record: StoredStream) -> JSONValue:
-    """The outcome the append that ended a game wrote to its record, or ``None``."""
-    return TableRecord.from_metadata(record.metadata).outcome
-
-
 class Tables:
     """The server's games and seats (see the module's docstring). Every method blocks on the
     store: call it from a worker thread in an event loop."""

@@ -42,7 +42,7 @@ from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 from avanti.server.protocol.refusals import Refusal
 from avanti.server.protocol.wire import AnyGame, ApiError, Shared, dumps, update
-from avanti.server.table.changes import Change, Changes, Moved, Said
+from avanti.server.table.changes import Change, Changes, Moved
 from avanti.store import GameStore
 
 __all__ = ["FOLLOW_SECONDS", "Behind", "Hub", "Listener"]
@@ -548,7 +548,7 @@ class Hub:
         listeners in this process, a message told to each."""
         if isinstance(change, Moved):
             self.publish(change.game_id, change.game)
-        elif isinstance(change, Said):
+        else:
             self.tell(change.game_id, change.text)
 
     def publish(self, game_id: str, game: AnyGame) -> None:
