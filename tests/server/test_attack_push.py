@@ -18,6 +18,7 @@ import base64
 import contextlib
 import json
 import os
+import select
 import socket
 import struct
 import threading
@@ -32,6 +33,7 @@ from websockets.sync.client import ClientConnection
 
 from avanti.server import ServerLimits
 from avanti.server.transport.push import Hub, Listener
+from avanti.server.transport.uvicorn import RECEIVE_BUFFER_BYTES, SEND_BUFFER_BYTES
 from tests.server.support import (
     PATIENCE,
     ROOMY,
@@ -90,6 +92,25 @@ def deaf_socket(served: Served, game_id: str, token: str | None) -> socket.socke
     assert answer.startswith(b"HTTP/1.1 101"), answer
     raw.sendall(frame(json.dumps({"token": token, "after": 0, "table": True}).encode()))
     return raw
+
+
+def read_frame(raw: socket.socket) -> bytes:
+    """The payload of the next frame the server sent (unmasked, RFC 6455), read exactly."""
+
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            piece = raw.recv(size - len(data))
+            assert piece, "the server closed the connection"
+            data += piece
+        return data
+
+    size = exactly(2)[1] & 0x7F
+    if size == 126:
+        size = struct.unpack("!H", exactly(2))[0]
+    elif size == 127:
+        size = struct.unpack("!Q", exactly(8))[0]
+    return exactly(size)
 
 
 def hub_of(served: Served) -> Hub:
@@ -190,17 +211,30 @@ def test_2_a_socket_that_sends_protocol_pings_and_never_reads_is_no_longer_read(
         listener = next(iter(hub_of(served)._channels[game_id].listeners))
         writer: Any = listener._write
         transport = writer.__self__.transport
-        raw.settimeout(2.0)
-        pings = frame(b"p" * 125, opcode=9) * 1_000  # 131 kB: 1,000 pings, 127 kB of pongs
+        # the first update taken (else it would wait behind the pongs and cut the socket at
+        # send_timeout), and the client's own buffer small: little waits in it for the server
+        assert json.loads(read_frame(raw))["type"] == "update"
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
+        ping = frame(b"p" * 125, opcode=9)
+        pings = memoryview(ping * 1_000)  # 131 kB: 1,000 pings, 127 kB of pongs
+        raw.setblocking(False)  # each send says how much the system took: whole frames are known
         sent = 0
         while True:
             assert sent < 64_000_000, f"the server read {sent:,} bytes of pings and still reads"
             try:
-                raw.sendall(pings)
-            except TimeoutError:  # the server stopped reading
-                break
-            sent += len(pings)
+                sent += raw.send(pings[sent % len(pings) :])
+            except BlockingIOError:  # nothing taken: the server is slow, or reads no more
+                if not transport.is_reading():
+                    break
+                select.select([], [raw], [], 0.01)  # until the client may send, or a new look
         assert transport.get_write_buffer_size() <= 128 * 1024
+        # and what waits in the system's buffers of the connection is bounded too (Linux keeps
+        # twice what is asked, for its own bookkeeping)
+        server_side = transport.get_extra_info("socket")
+        assert server_side.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) == 2 * SEND_BUFFER_BYTES
+        assert server_side.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) == (
+            2 * RECEIVE_BUFFER_BYTES
+        )
         # once the client reads again the server reads it again: a last ping is answered
         heard = bytearray()
 
@@ -210,10 +244,11 @@ def test_2_a_socket_that_sends_protocol_pings_and_never_reads_is_no_longer_read(
                 with contextlib.suppress(TimeoutError):
                     heard.extend(raw.recv(1 << 16))
 
+        raw.settimeout(PATIENCE)
         reader = threading.Thread(target=read)
         reader.start()
-        raw.settimeout(PATIENCE)
-        raw.sendall(frame(b"last", opcode=9))
+        rest = ping[sent % len(ping) :] if sent % len(ping) else b""  # the frame begun, whole
+        raw.sendall(rest + frame(b"last", opcode=9))
         reader.join()
         assert b"\x8a\x04last" in heard
     finally:

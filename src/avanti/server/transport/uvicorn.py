@@ -26,6 +26,7 @@ from avanti.server.limits import ServerLimits
 from avanti.server.log import log
 
 __all__ = [
+    "RECEIVE_BUFFER_BYTES",
     "SEND_BUFFER_BYTES",
     "WRITE_TEXT",
     "RedactQueries",
@@ -113,6 +114,12 @@ own bookkeeping). Left to itself the system grows it to several megabytes for a 
 does not read; bounded, such a client stops taking messages sooner, and what waits for it is
 the app's to bound (``outbox_bytes``, ``send_timeout``)."""
 
+RECEIVE_BUFFER_BYTES = 64 * 1024
+"""The system's receive buffer of a WebSocket connection (``SO_RCVBUF``, doubled as above).
+Left to itself the system grows it to several megabytes for a client that sends while the
+server does not read it (a connection read at its pace, or paused while its pongs wait); a
+message is at most ``max_message_bytes``, which the window carries in pieces all the same."""
+
 
 def _frame_header(size: int) -> bytes:
     """The header of a final, unmasked text frame of ``size`` bytes (RFC 6455, 5.2)."""
@@ -143,9 +150,10 @@ def released_websocket() -> type[asyncio.Protocol] | None:
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             sock = transport.get_extra_info("socket")
-            if sock is not None:  # the system's own buffer grows to megabytes for a deaf client
+            if sock is not None:  # the system's own buffers grow to megabytes left to themselves
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER_BYTES)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
