@@ -419,37 +419,3 @@ def test_a_tournament_without_a_file_prints_only_its_ratings() -> None:
     assert "round-robin of 2 bots, 2 seats, 1 round, 2 games, seed 2 (local)" in text
     assert "Ratings, Elo scale" in text
     assert "written to" not in text
-
-
-def test_a_tournament_printing_json_plots_without_a_word(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``--json`` to standard output with ``--plot`` draws the plot and prints the JSON alone,
-    with no line about the plot after it."""
-    import types
-
-    class Axes:
-        def __getattr__(self, name: str) -> Callable[..., None]:
-            return lambda *arguments, **options: None
-
-    class Figure:
-        def tight_layout(self) -> None:
-            pass
-
-        def savefig(self, target: Any, format: str) -> None:
-            target.write(b"PNG")
-
-    matplotlib = types.ModuleType("matplotlib")
-    vars(matplotlib).update(use=lambda backend: None)
-    pyplot = types.ModuleType("matplotlib.pyplot")
-    vars(pyplot).update(subplots=lambda figsize: (Figure(), Axes()), close=lambda figure: None)
-    monkeypatch.setitem(sys.modules, "matplotlib", matplotlib)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
-    plot = tmp_path / "ratings.png"
-    argv = ("tournament", "--game", "mare", "--bots", "heuristic,random")
-    code, text = cli(*argv, "--json", "-", "--plot", str(plot))
-    assert code == 0
-    assert plot.read_bytes() == b"PNG"
-    document = json.loads(text)  # nothing but the JSON document
-    assert sorted(document) == ["ratings", "tournament"]
-    assert [r["won"]["games"] for r in document["ratings"]] == [2, 2]

@@ -177,7 +177,9 @@ def test_a_terminal_shows_games_per_second_and_the_time_left(
     assert "30/30" in shown
 
 
-def test_a_tournament_plots_its_ratings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def fake_matplotlib(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A stand-in for matplotlib (not installed by the tests), for this test's length: what the
+    plot is drawn with, recorded in the dictionary returned; its picture is the bytes ``PNG``."""
     import types
 
     calls: dict[str, Any] = {}
@@ -208,6 +210,11 @@ def test_a_tournament_plots_its_ratings(tmp_path: Path, monkeypatch: pytest.Monk
     vars(pyplot).update(subplots=lambda figsize: (Figure(), Axes()), close=lambda figure: None)
     monkeypatch.setitem(sys.modules, "matplotlib", matplotlib)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+    return calls
+
+
+def test_a_tournament_plots_its_ratings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_matplotlib(monkeypatch)
     path = tmp_path / "ratings.png"
     argv = ("tournament", "--game", "mare", "--bots", "heuristic,random", "--rounds", "2")
     code, text = cli(*argv, "--json", str(tmp_path / "t.json"), "--plot", str(path))
@@ -222,3 +229,19 @@ def test_a_tournament_plots_its_ratings(tmp_path: Path, monkeypatch: pytest.Monk
     assert above == [r["elo_ci95"][1] - r["elo"] for r in ratings]
     assert calls["axhline"] == 1500
     assert calls["title"] == "Avanti mare!: round-robin of 2 bots, 2 seats, 2 rounds, 4 games"
+
+
+def test_a_tournament_printing_json_plots_without_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--json`` to standard output with ``--plot`` draws the plot and prints the JSON alone,
+    with no line about the plot after it."""
+    fake_matplotlib(monkeypatch)
+    plot = tmp_path / "ratings.png"
+    argv = ("tournament", "--game", "mare", "--bots", "heuristic,random")
+    code, text = cli(*argv, "--json", "-", "--plot", str(plot))
+    assert code == 0
+    assert plot.read_bytes() == b"PNG"
+    document = json.loads(text)  # nothing but the JSON document
+    assert sorted(document) == ["ratings", "tournament"]
+    assert [r["won"]["games"] for r in document["ratings"]] == [2, 2]
