@@ -41,7 +41,7 @@ from avanti.server.transport import push
 from avanti.server.transport.push import Behind, Hub, Listener
 from avanti.store import GameStore, MemoryEventStore, StoredStream, StoreError
 from tests.server.support import PATIENCE
-from tests.server.test_stand_in import BEFORE, heuristic_play
+from tests.server.test_stand_in import BEFORE, heuristic_play, timed_metadata
 
 START = 1_900_000_000.0
 """The injected time each test begins at (Unix seconds)."""
@@ -293,18 +293,7 @@ def test_a_stand_in_whose_thinking_fails_still_moves_and_never_quits_for_the_sea
     tempted, _ = heuristic_play(BEFORE + 3)
     assert set(tempted.legal_commands(0)) == {Drive(0), Quit(0)}
     tables = core()
-    seats = (
-        Seat("Ann", token_hash(ANN), None),
-        Seat("Bob", None, "heuristic"),
-        Seat("Cy", None, "heuristic"),
-    )
-    metadata = {
-        **Table("avanti", seats).to_metadata(),
-        **summary_of(tempted),
-        CLOCK: 60.0,
-        CLOCK_STARTED: {"version": tempted.version, "at": START},
-    }
-    tables.games.create(GAME, tempted, metadata)
+    tables.games.create(GAME, tempted, timed_metadata(tempted))
     chat = Chat(tables)
     thought: list[tuple[Any, ...]] = []
 

@@ -72,6 +72,22 @@ def ran_out(message: Any, name: str) -> bool:
     )
 
 
+def timed_metadata(game: avanti.Game) -> dict[str, Any]:
+    """The record of a table where Ann (seat 0, token :data:`ANN`) plays against two heuristic
+    bots, 60 s a move, the version of ``game`` waiting since :data:`START`."""
+    seats = (
+        Seat("Ann", token_hash(ANN), None),
+        Seat("Bob", None, "heuristic"),
+        Seat("Cy", None, "heuristic"),
+    )
+    return {
+        **Table("avanti", seats).to_metadata(),
+        **summary_of(game),
+        CLOCK: 60.0,
+        CLOCK_STARTED: {"version": game.version, "at": START},
+    }
+
+
 def heuristic_play(decisions: int) -> tuple[avanti.Game, list[Any]]:
     """A game of :data:`SEED` played by heuristic bots (Ann's choosing as the stand-in does)
     up to Ann's ``decisions``-th decision; the game then, and Ann's choices so far."""
@@ -117,18 +133,7 @@ def test_a_timed_out_seat_is_played_by_the_heuristic_bot_which_never_quits_for_i
     assert stand_in_choices(tempted, 0) == (Drive(0),)
 
     store = SQLiteEventStore(tmp_path / "games.db")
-    seats = (
-        Seat("Ann", token_hash(ANN), None),
-        Seat("Bob", None, "heuristic"),
-        Seat("Cy", None, "heuristic"),
-    )
-    metadata = {
-        **Table("avanti", seats).to_metadata(),
-        **summary_of(prefix),
-        CLOCK: 60.0,
-        CLOCK_STARTED: {"version": prefix.version, "at": START},
-    }
-    GameStore(store).create("5d1e0c7a9b3f2468", prefix, metadata)
+    GameStore(store).create("5d1e0c7a9b3f2468", prefix, timed_metadata(prefix))
     now = [START]
     try:
         with serving(store) as served:

@@ -8,7 +8,7 @@ owns the folder.
 
 Use the fixtures by importing them into a test module::
 
-    from tests.store.pg import postgres_cluster, postgres_dsn  # noqa: F401
+    from tests.store.pg import pg, postgres_cluster, postgres_dsn, schema  # noqa: F401
 
 or start a cluster anywhere else (a benchmark) with :func:`private_cluster`::
 
@@ -19,6 +19,7 @@ or start a cluster anywhere else (a benchmark) with :func:`private_cluster`::
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import pwd
 import re
@@ -32,13 +33,17 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from avanti.store.postgres import PostgresEventStore
+
 __all__ = [
     "SERVER_NOT_FOUND",
     "Cluster",
     "ClusterError",
+    "pg",
     "postgres_cluster",
     "postgres_dsn",
     "private_cluster",
+    "schema",
     "server_binaries",
 ]
 
@@ -250,3 +255,19 @@ def postgres_cluster() -> Iterator[Cluster]:
 def postgres_dsn(postgres_cluster: Cluster) -> str:
     """The connection string of the session cluster's test database."""
     return postgres_cluster.dsn
+
+
+_SCHEMAS = itertools.count()
+
+
+@pytest.fixture
+def schema() -> str:
+    """A schema no other test of this process uses: every test starts on an empty store."""
+    return f"test_{next(_SCHEMAS)}"
+
+
+@pytest.fixture
+def pg(postgres_dsn: str, schema: str) -> Iterator[PostgresEventStore]:
+    """A fresh store of the session's cluster, on its own schema."""
+    with PostgresEventStore(postgres_dsn, schema=schema) as store:
+        yield store

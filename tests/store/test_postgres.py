@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import multiprocessing
 import os
 import random
@@ -49,10 +48,10 @@ from tests.store.contract import (
     new_game,
     play,
 )
-from tests.store.pg import Cluster, postgres_cluster, postgres_dsn
+from tests.store.pg import Cluster, pg, postgres_cluster, postgres_dsn, schema
 from tests.store.test_trusted import trusted
 
-__all__ = ["postgres_cluster", "postgres_dsn"]
+__all__ = ["pg", "postgres_cluster", "postgres_dsn", "schema"]
 
 PROCESSES = multiprocessing.get_context("forkserver")
 PROCESSES.set_forkserver_preload([__name__])
@@ -60,21 +59,6 @@ PROCESSES.set_forkserver_preload([__name__])
 PATIENCE = 60.0
 """How long a test waits for another process to reach a point before it fails (not a timing
 assertion: only a guard against hanging forever)."""
-
-_SCHEMAS = itertools.count()
-
-
-@pytest.fixture
-def schema() -> str:
-    """A schema no other test uses: every test starts on an empty store."""
-    return f"test_{next(_SCHEMAS)}"
-
-
-@pytest.fixture
-def pg(postgres_dsn: str, schema: str) -> Iterator[PostgresEventStore]:
-    """A fresh store on its own schema."""
-    with PostgresEventStore(postgres_dsn, schema=schema) as store:
-        yield store
 
 
 class TestPostgresStore(StoreContract):

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +45,10 @@ from avanti.store import (
 from avanti.store.postgres import PostgresEventStore
 from avanti.store.sqlite import IDLE_CONNECTIONS
 from tests import toy
-from tests.store.pg import postgres_cluster, postgres_dsn
+from tests.store.pg import pg, postgres_cluster, postgres_dsn, schema
 from tests.store.test_postgres import PATIENCE, behind_a_lock, queued, until
 
-__all__ = ["postgres_cluster", "postgres_dsn"]
+__all__ = ["pg", "postgres_cluster", "postgres_dsn", "schema"]
 
 TOY: dict[str, Any] = {"toy": toy.Game}
 """The games of a GameStore that keeps the tests' toy race (tests/toy: rules T1 to T3)."""
@@ -817,21 +816,6 @@ def test_listing_and_waiting_refuse_arguments_of_the_wrong_kind() -> None:
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------
-
-_SCHEMAS = itertools.count()
-
-
-@pytest.fixture
-def schema() -> str:
-    """A schema no other test uses."""
-    return f"edges_{next(_SCHEMAS)}"
-
-
-@pytest.fixture
-def pg(postgres_dsn: str, schema: str) -> Iterator[PostgresEventStore]:
-    """A fresh store on its own schema."""
-    with PostgresEventStore(postgres_dsn, schema=schema) as store:
-        yield store
 
 
 def not_granted(dsn: str) -> int:
