@@ -28,12 +28,14 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
 from psycopg import sql
 
-from avanti.store.postgres import PostgresEventStore
+if TYPE_CHECKING:  # imported by the packaging tests where avanti itself is not importable
+    from avanti.store.postgres import PostgresEventStore
 
 __all__ = [
     "SERVER_NOT_FOUND",
@@ -269,5 +271,7 @@ def schema() -> str:
 @pytest.fixture
 def pg(postgres_dsn: str, schema: str) -> Iterator[PostgresEventStore]:
     """A fresh store of the session's cluster, on its own schema."""
+    from avanti.store.postgres import PostgresEventStore
+
     with PostgresEventStore(postgres_dsn, schema=schema) as store:
         yield store
