@@ -250,7 +250,12 @@ async def stream(websocket: WebSocket) -> None:
                 log(logging.WARNING, "limit", limit="connections_per_game", game=game)
             raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
-        await listener.send_update(seated.game, always=True)
+        # A command this process stored between the read above and the join was pushed to the
+        # listeners the game had then (maybe none), and the follower reports only other
+        # processes' writes: read the game once more, now that every push reaches the listener.
+        now = await to_thread.run_sync(server.tables.read, seated.record.stream)
+        first = now.game if now.game.version > seated.game.version else seated.game
+        await listener.send_update(first, always=True)
         if recent:  # the chat so far, right after the first update
             await listener.send(dumps({"type": "chat", "messages": recent}))
         later = seated.kept.rematch
