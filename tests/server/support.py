@@ -277,7 +277,13 @@ class Player:
                 httpx.Client(timeout=PATIENCE) as http,
             ):
                 while True:
-                    message = receive(socket)
+                    try:
+                        message = receive(socket)
+                    except TimeoutError:  # say who waited, and since which version
+                        raise AssertionError(
+                            f"player {self.seat} ({self.how}, {self.url}) was sent nothing for "
+                            f"{PATIENCE:g} s after version {self.last}"
+                        ) from None
                     self.messages.append(message)
                     if message["type"] == "error":
                         assert message["status"] == 409, message
