@@ -1,29 +1,35 @@
-"""A socket that joins a game while this server stores a command for it is sent that command.
+"""A socket that joins a game while this server announces something for it is sent it, once.
 
-A socket's join reads the game, then (after the chat so far is read, in a worker thread) joins
-the game's listeners. The server's follower reports only other processes' writes: this
-process's own are pushed when they are stored, to the listeners the game has then. A command
-stored here between the read and the join, while the game had no listener here, was pushed to
-nobody and never reported by the follower, so the joining socket was sent the game as read and
-then nothing: its seat waited for an update that never came (seen as a stalled game, with two
-servers on one database, when a seat's command reached a server before the first socket of
-that game joined it).
+A socket's join reads the game, then joins the game's listeners. The server's follower reports
+only other processes' writes: this process's own changes (a command stored, a chat message, a
+rematch) are announced to the listeners the game has then. A command stored between the read
+and the join, while the game had no listener here, reached nobody and was never reported by
+the follower, so the joining socket was sent the game as its read found it and then nothing:
+its seat waited for an update that never came (seen as a stalled game, with two servers on one
+database, when a seat's command reached a server before the game's first socket there joined).
+A chat message posted while the join read the chat so far was lost alike. The join now reads
+the game, its record and its chat once more after it has joined; what it was told meanwhile
+and is sent in the chat so far is not sent twice.
 
-The test holds the join between the read and the join (the chat's read waits for a signal),
-stores a command through HTTP meanwhile, then lets the join go on.
+Each test holds the join at one step (a read waits for a signal), makes the change through
+HTTP meanwhile, then lets the join go on.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import ClientConnection
 
 from avanti.server.table.chat import RECENT, Chat
+from avanti.server.table.master import Seated, Tables
 from tests.server.support import PATIENCE, Served, open_socket, receive, serving
+from tests.server.test_chat import finished
 
 
 @pytest.fixture
@@ -32,47 +38,171 @@ def served(tmp_path: Path) -> Iterator[Served]:
         yield running
 
 
-def test_a_socket_joining_while_a_command_is_stored_here_is_sent_that_command(
+class Hold:
+    """Holds the ``at``-th call made after it is made (the first by default) until
+    :meth:`release`."""
+
+    def __init__(self, at: int = 1) -> None:
+        self.reached = threading.Event()
+        self._go_on = threading.Event()
+        self._at = at
+        self._calls = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> None:
+        with self._lock:
+            self._calls += 1
+            this = self._calls
+        if this == self._at:
+            self.reached.set()
+            assert self._go_on.wait(PATIENCE)
+
+    def release(self) -> None:
+        self._go_on.set()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def mare_for_two(served: Served) -> tuple[str, str, str, Any]:
+    """A game of mare for Ann and Bob: its id, their tokens, and Ann's look at it."""
+    created = served.create("mare", ["Ann", "Bob"])
+    ann, bob = (seat["token"] for seat in created["seats"])
+    before = served.http.get(f"/games/{created['id']}", headers=bearer(ann)).json()
+    assert before["waiting"] == [0]  # Ann moves first
+    return created["id"], ann, bob, before
+
+
+def test_a_command_stored_here_between_the_joins_read_and_its_join_is_sent(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    created = served.create("mare", ["Ann", "Bob"])
-    game_id = created["id"]
-    ann, bob = (seat["token"] for seat in created["seats"])
-    headers = {"Authorization": f"Bearer {ann}"}
-    before = served.http.get(f"/games/{game_id}", headers=headers).json()
-    assert before["waiting"] == [0]  # Ann moves first (M3)
+    game_id, ann, bob, before = mare_for_two(served)
+    hold = Hold()
+    read: Callable[[Tables, str], Seated] = Tables.read
 
-    reading = threading.Event()  # the join has read the game and reads the chat
-    go_on = threading.Event()
-    recent = Chat.recent
+    def held(self: Tables, game: str) -> Seated:
+        seated = read(self, game)
+        hold()  # the join's first read has read the game as it was
+        return seated
 
-    def held(self: Chat, game: str, count: int = RECENT) -> Any:
-        reading.set()
-        assert go_on.wait(PATIENCE)
-        return recent(self, game, count)
-
-    monkeypatch.setattr(Chat, "recent", held)
+    monkeypatch.setattr(Tables, "read", held)
     with open_socket(served.ws_url(game_id), bob) as socket:
-        assert reading.wait(PATIENCE)
+        assert hold.reached.wait(PATIENCE)
         reply = served.http.post(
             f"/games/{game_id}/commands",
             json={
                 "notation": before["legal"][0]["notation"],
                 "expected_version": before["version"],
             },
-            headers=headers,
+            headers=bearer(ann),
         )
         assert reply.status_code == 200, reply.text
         stored = reply.json()["version"]
         assert stored > before["version"]
-        go_on.set()
+        hold.release()
         updates = [receive(socket)]
         while updates[-1]["version"] < stored:  # waits at most PATIENCE for each
             updates.append(receive(socket))
     assert all(update["type"] == "update" for update in updates)
     assert updates[-1]["version"] == stored
-    after = served.http.get(f"/games/{game_id}", headers={"Authorization": f"Bearer {bob}"})
+    after = served.http.get(f"/games/{game_id}", headers=bearer(bob))
     assert updates[-1]["view"] == after.json()["view"]
     # every event up to the stored command, each once, in order (the socket joined after 0)
     positions = [item["position"] for update in updates for item in update["events"]]
     assert positions == list(range(stored))
+
+
+def said(socket: ClientConnection, text: str) -> None:
+    """Say ``text`` in the chat and wait for its echo (then it is stored and told to every
+    connection of the game)."""
+    socket.send(json.dumps({"type": "chat", "text": text}))
+    while True:
+        message = receive(socket)
+        if message["type"] == "chat" and message["messages"][-1]["text"] == text:
+            return
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_chat_message_said_while_a_socket_joins_is_sent_to_it_once(
+    served: Served, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """Ann says something while Bob's join reads the chat so far: ``before`` that read (it is
+    in the chat so far, and was told to Bob's connection too), or ``after`` it (it is not)."""
+    game_id, ann, bob, _ = mare_for_two(served)
+    with open_socket(served.ws_url(game_id), ann) as ann_socket:
+        assert receive(ann_socket)["type"] == "update"
+        said(ann_socket, "hello")
+        hold = Hold()
+        recent = Chat.recent
+
+        def held(self: Chat, game: str, count: int = RECENT) -> Any:
+            if when == "before":
+                hold()
+            found = recent(self, game, count)
+            if when == "after":
+                hold()
+            return found
+
+        monkeypatch.setattr(Chat, "recent", held)
+        with open_socket(served.ws_url(game_id), bob) as socket:
+            assert hold.reached.wait(PATIENCE)
+            said(ann_socket, "are you there?")
+            hold.release()
+            assert receive(socket)["type"] == "update"
+            socket.send(json.dumps({"type": "chat", "text": "yes"}))  # its echo ends the reading
+            heard: list[str] = []
+            while "yes" not in heard:
+                message = receive(socket)
+                if message["type"] == "chat":
+                    heard += [item["text"] for item in message["messages"]]
+    assert heard == ["hello", "are you there?", "yes"]
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_rematch_asked_for_while_a_socket_joins_is_sent_to_it_once(
+    served: Served, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """Ann asks for a rematch while a spectator joins: ``before`` the join reads the game's
+    record once more (the record has the rematch, and it was told to the connection too), or
+    ``after`` the join's first read (which found none)."""
+    game = finished(served, {"2": "random"})
+    ann = game["seats"][0]["token"]
+    with open_socket(served.ws_url(game["id"]), None) as eye:
+        assert receive(eye)["type"] == "update"
+        hold = Hold(at=2 if when == "before" else 1)
+        read: Callable[[Tables, str], Seated] = Tables.read
+
+        def held(self: Tables, game: str) -> Seated:
+            if when == "before":
+                hold()
+            seated = read(self, game)
+            if when == "after":
+                hold()
+            return seated
+
+        monkeypatch.setattr(Tables, "read", held)
+        with open_socket(served.ws_url(game["id"]), None) as late:
+            assert hold.reached.wait(PATIENCE)
+            reply = served.http.post(f"/games/{game['id']}/rematch", headers=bearer(ann))
+            assert reply.status_code == 200, reply.text
+            new_id = reply.json()["game_id"]
+            assert receive_kind(eye, "rematch") == {"type": "rematch", "game_id": new_id}
+            hold.release()
+            assert receive(late)["type"] == "update"
+            late.send(json.dumps({"type": "ping"}))  # its pong ends the reading
+            kinds: list[str] = []
+            while not kinds or kinds[-1] != "pong":
+                message = receive(late)
+                kinds.append(message["type"])
+                if message["type"] == "rematch":
+                    assert message["game_id"] == new_id
+    assert kinds == ["rematch", "pong"]
+
+
+def receive_kind(socket: ClientConnection, kind: str) -> Any:
+    """The next message of type ``kind`` (others before it passed over)."""
+    while True:
+        message = receive(socket)
+        if message["type"] == kind:
+            return message

@@ -166,6 +166,15 @@ class Listener:
         connection with more than ``outbox_bytes`` waiting is cut instead."""
         self._queue(text, len(text))
 
+    def forget_told(self, covered: Callable[[str], bool]) -> None:
+        """Take back the notices queued by :meth:`tell` that ``covered`` says the connection is
+        sent otherwise (a joining connection's chat so far and rematch, read after it joined)."""
+        kept = [item for item in self._outbox if not (isinstance(item, str) and covered(item))]
+        self._waiting -= sum(len(item) for item in self._outbox if isinstance(item, str))
+        self._waiting += sum(len(item) for item in kept if isinstance(item, str))
+        self._outbox.clear()
+        self._outbox.extend(kept)
+
     def reply(self, text: str) -> None:
         """Queue the session's answer to one of its messages (an ``error``, a ``pong``), sent
         in order with everything queued before it."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections.abc import Callable
@@ -201,6 +202,21 @@ class _Socket:
                 await self._websocket.close(4400 if code is None else code)
 
 
+def _sent_on_joining(recent: list[JSONValue], rematch: str | None, text: str) -> bool:
+    """Whether a notice told to a joining connection (``text``) is one it is sent on joining:
+    chat messages all among ``recent`` (the chat so far), or the ``rematch``."""
+    notice = parse_json(text)
+    if not isinstance(notice, dict):  # pragma: no cover - every notice is an object
+        return False
+    if notice.get("type") == "rematch":
+        return rematch is not None and notice.get("game_id") == rematch
+    messages = notice.get("messages")
+    if notice.get("type") != "chat" or not isinstance(messages, list):
+        return False
+    ids = {message.get("id") for message in recent if isinstance(message, dict)}
+    return all(isinstance(message, dict) and message.get("id") in ids for message in messages)
+
+
 async def stream(websocket: WebSocket) -> None:
     """``GET /games/{id}/stream``: live updates of one seat's share of a game."""
     server: Server = websocket.app.state.server
@@ -229,7 +245,6 @@ async def stream(websocket: WebSocket) -> None:
                 Refusal.BAD_REQUEST, f"'after' is beyond the game's version, {seated.game.version}"
             )
         table = seated.info if hello.table else None
-        recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
         listener = Listener(
             game,
             seat,
@@ -250,15 +265,19 @@ async def stream(websocket: WebSocket) -> None:
                 log(logging.WARNING, "limit", limit="connections_per_game", game=game)
             raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
-        # A command this process stored between the read above and the join was pushed to the
-        # listeners the game had then (maybe none), and the follower reports only other
-        # processes' writes: read the game once more, now that every push reaches the listener.
+        # What this process announced between the read above and the join (a command stored,
+        # a chat message, a rematch) reached the listeners the game had then, maybe none, and
+        # the follower reports only other processes' writes: the game, its record and its chat
+        # are read once more now that every announcement reaches this listener, and what was
+        # told to it meanwhile and is sent in the chat so far or as the rematch is not sent twice.
         now = await to_thread.run_sync(server.tables.read, seated.record.stream)
+        recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
+        later = now.kept.rematch
+        listener.forget_told(functools.partial(_sent_on_joining, recent, later))
         first = now.game if now.game.version > seated.game.version else seated.game
         await listener.send_update(first, always=True)
         if recent:  # the chat so far, right after the first update
             await listener.send(dumps({"type": "chat", "messages": recent}))
-        later = seated.kept.rematch
         if later is not None:
             await listener.send(dumps({"type": "rematch", "game_id": later}))
         raise await _listen(server, socket, listener)
