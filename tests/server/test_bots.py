@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from avanti.server.table.bots import BotRunner
 from avanti.store import GameStore, SQLiteEventStore
-from tests.server.support import Player, Served, check_received, open_socket, receive, serving
+from tests.server.support import (
+    Player,
+    Served,
+    check_received,
+    open_socket,
+    receive,
+    serving,
+    wait_for,
+)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -149,3 +160,41 @@ def test_bots_awaited_when_a_server_stopped_play_when_the_next_one_starts(tmp_pa
         moved = until(socket, lambda update: 1 not in update["waiting"] or update["outcome"])
     assert moved["version"] > after.version
     assert json.dumps(moved)  # plain JSON
+
+
+def test_bots_play_on_when_their_worker_processes_are_killed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot worker killed (as the system's out-of-memory killer would) breaks the pool it
+    belonged to: the choice it held is played at random and the next one starts new workers,
+    so the game is played to its end."""
+    caplog.set_level(logging.INFO, logger="avanti.server")
+    with serving(tmp_path / "games.db") as served:
+        app: Any = served.server.config.app
+        runner: BotRunner = app.state.server.bots
+        game = served.create("mare", ["Ann", "Bob"], {"1": "random"})
+        ann = game["seats"][0]["token"]
+        with open_socket(served.ws_url(game["id"]), ann) as socket:
+            first = until(socket, lambda update: update["waiting"] == [0])
+            reply = served.http.post(
+                f"/games/{game['id']}/commands",
+                json={"notation": first["legal"][0]["notation"], "expected_version": 0},
+                headers=auth(ann),
+            )
+            assert reply.status_code == 200, reply.text
+            until(socket, lambda update: 1 in update["waiting"])
+            # the pool has started its worker for Bob's choice: kill it
+            wait_for(
+                lambda: runner._pool is not None and bool(runner._pool._processes),
+                "the bot's worker to start",
+            )
+            pool = runner._pool
+            assert pool is not None
+            for pid in list(pool._processes):
+                os.kill(pid, signal.SIGKILL)
+            assert hand(served, game, 0, ann, "random").status_code == 200
+            over = until(socket, lambda update: update["outcome"] is not None)
+        assert over["waiting"] == []
+        assert runner._pool is not pool  # a new pool took over
+    lost = [r for r in caplog.records if r.getMessage() == "bot-workers-lost"]
+    assert lost

@@ -11,7 +11,9 @@ use), never in the server's own threads: however many games bots play, they use 
 many cores, and the event loop that serves people keeps its own. Each choice has
 ``think_seconds`` from the moment a worker starts on it; a worker's timer stops a bot that takes
 longer, and a uniformly random legal command is played instead (and logged). Choices wait their
-turn for a worker: with more bot games than workers, bots play more slowly, people do not.
+turn for a worker: with more bot games than workers, bots play more slowly, people do not. A
+worker that ends abruptly (killed) breaks its pool: the choices it held are played at random
+(logged) and the next choice starts a new pool.
 
 The workers end with the server process, however it ends (even killed, when no code of its runs):
 each reads, in a thread of its own, a pipe whose write end only the server process holds, and
@@ -26,6 +28,7 @@ meet a :class:`~avanti.core.errors.VersionConflict`, which only means somebody m
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import functools
 import logging
@@ -231,17 +234,28 @@ class BotRunner:
         """The choice among ``legal`` of a bot of ``kind`` playing ``seat`` of ``game`` (the
         game ``game_id``, of the catalog's game ``name``), made in a worker process from the
         seat's view; a uniformly random one of ``legal`` when the bot takes longer than
-        ``think_seconds`` (logged). The clock's stand-in thinks here too."""
+        ``think_seconds`` (logged), or when the worker processes were lost (killed: new ones
+        are started for the next choice). The clock's stand-in thinks here too."""
         if self._pool is None:
             self._pool = _pool(self._workers)
+        pool = self._pool
         view = game.view(seat)
         call = functools.partial(think, kind, name, game.setup, seat, view, legal, self._think)
-        future = self._pool.submit(call)
-        command = await anyio.to_thread.run_sync(future.result)
-        if command is None:
+        try:
+            future = pool.submit(call)
+            command = await anyio.to_thread.run_sync(future.result)
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker ended abruptly (killed, out of memory): the pool takes no more work. The
+            # next choice starts new workers; this one is played at random.
+            log(logging.WARNING, "bot-workers-lost", game=game_id, seat=seat, bot=kind)
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        else:
+            if command is not None:
+                return command
             log(logging.WARNING, "bot-timeout", game=game_id, seat=seat, bot=kind)
-            command = RandomBot().choose(view, legal, Rng(secrets.randbits(64)).stream())
-        return command
+        return RandomBot().choose(view, legal, Rng(secrets.randbits(64)).stream())
 
     async def _step(self, game_id: str) -> bool:
         """Play one bot command if a bot is awaited; whether to look again."""
