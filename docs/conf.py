@@ -56,7 +56,7 @@ nitpick_ignore_regex = [
     ("py:(class|obj)", r"~?(avanti\..*\.)?([A-Z][A-Za-z]*T|[A-Z])(_co|_contra)?"),
     # Private protocols that only type a parameter (``avanti.bots.driver._Seated``).
     ("py:class", r"avanti\..*\._[A-Za-z]+"),
-    # asyncio's C future, as an overload of ``append_soon`` names it.
+    # asyncio's C future, as a return annotation may name it.
     ("py:class", r"_asyncio\.Future"),
 ]
 

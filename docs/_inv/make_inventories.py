@@ -61,6 +61,7 @@ PYTHON: tuple[Entry, ...] = (
     ("typing.Self", "py:data", "library/typing.html#$"),
     ("collections.abc.Callable", "py:class", "library/collections.abc.html#$"),
     ("collections.abc.Iterable", "py:class", "library/collections.abc.html#$"),
+    ("collections.abc.AsyncIterator", "py:class", "library/collections.abc.html#$"),
     ("collections.abc.Iterator", "py:class", "library/collections.abc.html#$"),
     ("collections.abc.Mapping", "py:class", "library/collections.abc.html#$"),
     ("collections.abc.Sequence", "py:class", "library/collections.abc.html#$"),

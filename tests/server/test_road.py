@@ -40,3 +40,13 @@ def test_the_road_of_a_command_runs_from_the_socket_to_the_store_and_back() -> N
     # versions itself): no announcement calls back into the runtime
     assert ("server/runtime.py", "server/table/changes.py") in edges
     assert ("server/table/changes.py", "server/runtime.py") not in edges
+    # one direction: the table master decides a held game's command itself and hands the
+    # store its append (GameStore.turn); the store calls back into no caller, and the
+    # SQLite store's own road needs no hook of the base class (EventStore._append_trusted)
+    assert ("server/table/master.py", "store/games.py") in edges
+    assert ("store/games.py", "server/table/master.py") not in edges
+    assert ("store/games.py", "store/sqlite.py") in edges
+    assert ("store/base.py", "store/sqlite.py") not in edges
+    turning = re.search(r"the road turns back\): (\d+)", text)
+    assert turning is not None, text
+    assert turning.group(1) == "0", text

@@ -617,3 +617,86 @@ def test_metadata_merged_unchecked_refuses_what_is_no_json() -> None:
     for wrong in (float("nan"), float("inf")):
         with pytest.raises(InvalidArgument, match="metadata is not JSON"):
             merge_metadata(current, {"score": wrong})
+
+
+def test_a_caller_that_decides_itself_appends_a_held_games_commands_without_a_read(
+    tmp_path: Path,
+) -> None:
+    """A game server's master decides its commands itself, in the game's turn
+    (``GameStore.turn``): three commands of one Avanti game (a card each, A8) sent at once are
+    each decided on the game the one before left, with no read of the store and no callback
+    into the caller; each is answered with the game it left, and a second store reads the same
+    game from the file."""
+    path = tmp_path / "g.db"
+    games = GameStore(SQLiteEventStore(path), hold=True)
+    games.create("g", avanti_game(5), {"seats": 3})
+    start = games.load("g").version  # held from now on
+    reads: list[str] = []
+    for name in ("stream", "read"):
+        real = getattr(games.events, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            reads.append(_name)
+            return _real(*args, **kw)
+
+        setattr(games.events, name, counted)
+    decided_on: list[int] = []
+
+    def unused(record: StoredStream, game: Any) -> Any:
+        raise AssertionError("a held game is decided by the caller, not read and chosen")
+
+    async def one() -> Any:
+        async with games.turn("g") as turn:
+            async with turn.deciding() as held:
+                assert held is not None
+                _, game, stored = held
+                assert stored == game.version
+                decided_on.append(game.version)
+                command = game.legal_commands()[0]
+                turn.append(command, game.execute(command), metadata_update={"n": stored})
+            return await turn.answer(lambda: games.run("g", unused))
+
+    async def play() -> list[Any]:
+        return list(await asyncio.gather(one(), one(), one()))
+
+    answers = asyncio.run(play())
+    assert reads == []
+    assert decided_on == [start, answers[0].game.version, answers[1].game.version]
+    assert [answer.before for answer in answers] == decided_on
+    assert [answer.repeated for answer in answers] == [False, False, False]
+    reader = GameStore(SQLiteEventStore(path))
+    assert reader.load("g", verify=True) == answers[2].game
+    assert reader.events.stream("g").metadata["n"] == decided_on[2]
+
+
+def test_a_turn_is_refused_where_it_cannot_hold(tmp_path: Path) -> None:
+    """``turn`` needs a store that holds its games; an append outside ``deciding``, or twice,
+    and an answer before an append, are refused with a message naming the order."""
+    unheld = GameStore(SQLiteEventStore(tmp_path / "u.db"))
+    games = GameStore(SQLiteEventStore(tmp_path / "g.db"), hold=True)
+    games.create("g", avanti_game(6), {"seats": 3})
+    games.load("g")
+
+    async def misuse() -> list[str]:
+        refused: list[str] = []
+        with pytest.raises(InvalidArgument, match="hold=True") as info:
+            async with unheld.turn("g"):
+                pass
+        refused.append(str(info.value))
+        async with games.turn("g") as turn:
+            with pytest.raises(InvalidArgument, match="after an append"):
+                await turn.answer(lambda: games.run("g", choose_first))
+            game = games.load("g")
+            command = game.legal_commands()[0]
+            with pytest.raises(InvalidArgument, match="inside deciding"):
+                turn.append(command, game.execute(command))
+            async with turn.deciding() as held:
+                assert held is not None
+                turn.append(command, held[1].execute(command))
+                with pytest.raises(InvalidArgument, match="once"):
+                    turn.append(command, held[1].execute(command))
+            done = await turn.answer(lambda: games.run("g", choose_first))
+        assert done.game.version == game.version + len(done.game.events) - len(game.events)
+        return refused
+
+    assert asyncio.run(misuse()) == ["GameStore.turn needs a store made with hold=True and a cache"]

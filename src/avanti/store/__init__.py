@@ -25,7 +25,7 @@ from avanti.store.base import (
     UnknownStream,
     check_stream_name,
 )
-from avanti.store.games import Executed, GameStore
+from avanti.store.games import Executed, GameStore, Turn
 from avanti.store.memory import MemoryEventStore
 from avanti.store.sqlite import SQLiteEventStore
 
@@ -47,6 +47,7 @@ __all__ = [
     "StoreError",
     "StoredStream",
     "StreamExists",
+    "Turn",
     "UnknownStream",
     "check_stream_name",
 ]

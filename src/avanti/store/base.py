@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self, cast, overload
+from typing import Any, Self, cast
 
 from attrs import frozen
 
@@ -275,7 +275,6 @@ class EventStore(abc.ABC):
             stream, events, texts, expected_version, command_id, command_digest, update, known
         )
 
-    @overload
     def append_soon(
         self,
         stream: str,
@@ -286,34 +285,7 @@ class EventStore(abc.ABC):
         command_digest: str | None = None,
         metadata_update: Mapping[str, JSONValue] | None = None,
         expected_metadata: Mapping[str, JSONValue] | None = None,
-    ) -> concurrent.futures.Future[int]: ...
-
-    @overload
-    def append_soon(
-        self,
-        stream: str,
-        events: Sequence[JSONValue],
-        expected_version: int,
-        *,
-        command_id: str | None = None,
-        command_digest: str | None = None,
-        metadata_update: Mapping[str, JSONValue] | None = None,
-        expected_metadata: Mapping[str, JSONValue] | None = None,
-        _texts: tuple[str, ...],
-    ) -> asyncio.Future[int]: ...
-
-    def append_soon(
-        self,
-        stream: str,
-        events: Sequence[JSONValue],
-        expected_version: int,
-        *,
-        command_id: str | None = None,
-        command_digest: str | None = None,
-        metadata_update: Mapping[str, JSONValue] | None = None,
-        expected_metadata: Mapping[str, JSONValue] | None = None,
-        _texts: tuple[str, ...] | None = None,
-    ) -> concurrent.futures.Future[int] | asyncio.Future[int]:
+    ) -> concurrent.futures.Future[int]:
         """:meth:`append`, begun now and answered later: a future that holds the new version,
         or the refusal :meth:`append` would raise, once the append is durable.
 
@@ -324,22 +296,7 @@ class EventStore(abc.ABC):
         runs :meth:`append` in a pool of :data:`APPEND_THREADS` worker threads. Appends of one
         stream begun before the one before is answered may be committed in either order (the
         version check refuses the second): await each before the next.
-
-        ``_texts`` is :class:`~avanti.store.games.GameStore`'s own road, not the caller's: the
-        events already written as JSON text, the future one of the running event loop
-        (``_append_trusted``).
         """
-        if _texts is not None:
-            return self._append_trusted(
-                stream,
-                events,
-                _texts,
-                expected_version,
-                command_id,
-                command_digest,
-                metadata_update,
-                expected_metadata,
-            )
         check_stream_name(stream)
         texts = check_append(events, expected_version)
         check_command_id(command_id)
@@ -391,49 +348,22 @@ class EventStore(abc.ABC):
         checks give them: ``texts`` holds each of ``events`` as :func:`dump_json` writes it
         (compact, ``ensure_ascii=False``, dumped once by the caller), ``update`` and ``known``
         are JSON objects. That is why only the checks that can fail for such arguments are made
-        here, each with the same :class:`~avanti.core.errors.InvalidArgument`: the limits (too
-        many events or bytes, an update beyond :data:`MAX_METADATA_BYTES`) and the command
-        digest (its caller's). The caller made every other argument itself. The stream name
-        and the command id it checked on entry; ``expected`` is the
-        number of events it holds; the events are its codec's data; ``update`` is the outcome
-        and summary it built for this append, and ``known`` the metadata of the record this
-        store returned (or that record merged with an earlier ``update``). No JSON round trip
-        copies them: the caller never changes them afterwards, and a store compares them as it
-        compares the copies :meth:`append_soon` makes (equal as JSON), so every refusal is the
-        same. Must be called on the thread of a running event loop.
-        """
-        check_append_limits(len(texts), texts)
-        check_command_digest(digest)
-        if update is not None:
-            check_metadata(update)
-        return self._append_on_loop(
-            asyncio.get_running_loop(),
-            stream,
-            events,
-            texts,
-            expected,
-            command_id,
-            digest,
-            update,
-            known,
-        )
+        (:func:`check_trusted`, each with the same :class:`~avanti.core.errors.InvalidArgument`:
+        the limits, the command digest). The caller made every other argument itself. The
+        stream name and the command id it checked on entry; ``expected`` is the number of
+        events it holds; the events are its codec's data; ``update`` is the outcome and summary
+        it built for this append, and ``known`` the metadata of the record this store returned
+        (or that record merged with an earlier ``update``). No JSON round trip copies them: the
+        caller never changes them afterwards, and a store compares them as it compares the
+        copies :meth:`append_soon` makes (equal as JSON), so every refusal is the same. Must be
+        called on the thread of a running event loop.
 
-    def _append_on_loop(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        stream: str,
-        events: Sequence[JSONValue],
-        texts: tuple[str, ...],
-        expected: int,
-        command_id: str | None,
-        digest: str | None,
-        update: Mapping[str, JSONValue] | None,
-        known: Mapping[str, JSONValue] | None,
-    ) -> asyncio.Future[int]:
-        """The hook of ``_append_trusted``, the limits checked: by default the JSON copies
-        :meth:`append_soon` makes of ``update`` and ``known`` (which the hooks of a store
-        compare as plain dicts) handed to :meth:`_append_soon`, its future awaited on
-        ``loop``. A store with a writer of its own answers on ``loop`` directly."""
+        By default the JSON copies :meth:`append_soon` makes of ``update`` and ``known`` (which
+        the hooks of a store compare as plain dicts) are handed to :meth:`_append_soon`, its
+        future awaited on the loop. A store with a writer of its own answers on the loop
+        directly (its own ``_append_trusted``).
+        """
+        check_trusted(texts, digest, update)
         future = self._append_soon(
             stream,
             events,
@@ -444,7 +374,7 @@ class EventStore(abc.ABC):
             check_metadata_update(update),
             check_expected_metadata(known),
         )
-        return asyncio.wrap_future(future, loop=loop)
+        return asyncio.wrap_future(future, loop=asyncio.get_running_loop())
 
     def command_version(self, stream: str, command_id: str) -> int | None:
         """The version right after the append that carried ``command_id`` in this stream, or
@@ -672,6 +602,18 @@ def check_append_limits(count: int, texts: Sequence[str]) -> None:
         raise InvalidArgument(
             f"one append holds at most {MAX_APPEND_BYTES} bytes of JSON, not {size}"
         )
+
+
+def check_trusted(
+    texts: Sequence[str], digest: str | None, update: Mapping[str, JSONValue] | None
+) -> None:
+    """The checks of ``EventStore._append_trusted`` (the arguments a
+    :class:`~avanti.store.games.GameStore` built itself): the append's limits, the command's
+    digest, the size of the metadata it sets."""
+    check_append_limits(len(texts), texts)
+    check_command_digest(digest)
+    if update is not None:
+        check_metadata(update)
 
 
 def check_expected_metadata(expected: object) -> dict[str, JSONValue] | None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import functools
 import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -35,7 +36,7 @@ from avanti.store.base import (
     dump_json,
 )
 
-__all__ = ["RETRIES", "STRIPES", "Executed", "GameStore"]
+__all__ = ["RETRIES", "STRIPES", "Executed", "GameStore", "Turn"]
 
 RETRIES = 8
 """How many times :meth:`GameStore.run` loads and decides again after another writer got
@@ -46,6 +47,9 @@ STRIPES = 64
 commands of one game wait for each other, so each is decided on the game the one before left."""
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+HeldGame = tuple[StoredStream, AnyGame, int]
+"""A game held with its stream's record, and how many of its events are stored."""
 
 
 @attrs.frozen
@@ -283,22 +287,16 @@ class GameStore:
         command_digest: str | None = None,
         summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None = None,
     ) -> Executed:
-        """:meth:`run` for a caller on an asyncio event loop, such as a game server.
+        """:meth:`run` for a caller on an asyncio event loop.
 
         With ``hold``, a command on a held game is decided on the loop itself (the rules take
-        far less than a read) and only its append is waited for, as the store's
-        :meth:`~avanti.store.base.EventStore.append_soon` answers it (SQLite's writer commits
-        the appends of many games at once): no read and no worker thread. The commands of one
-        game are decided one at a time, in the order they came, each on the game the one before
-        left, at once, while that one's append may still be on its way to the disk (the store
-        commits one game's appends in the order it was handed them, and answers each only once
-        it is durable; when one is refused, those decided after it are refused too, and each is
-        read and decided again). Everything else (a game not held yet, a refusal or a version
-        conflict to look
-        into with a fresh read, a store without ``hold``) is :meth:`run` in a worker thread.
-        ``choose`` may raise :class:`~avanti.core.errors.VersionConflict` to refuse a command
-        decided at a version older than the held game's: the store's version is never older
-        than that, so the refusal needs no read.
+        far less than a read) and only its append is waited for: no read and no worker thread
+        (:meth:`turn`, which a caller that decides its commands itself, such as a game server,
+        uses directly). Everything else (a game not held yet, a refusal or a version conflict
+        to look into with a fresh read, a store without ``hold``) is :meth:`run` in a worker
+        thread. ``choose`` may raise :class:`~avanti.core.errors.VersionConflict` to refuse a
+        command decided at a version older than the held game's: the store's version is never
+        older than that, so the refusal needs no read.
         """
         check_stream_name(game_id)
         check_command_id(command_id)
@@ -313,95 +311,63 @@ class GameStore:
         )
         if not self._hold:
             return await asyncio.to_thread(run)
-        turn = self._turns.get(game_id)
-        if turn is None:
-            turn = self._turns[game_id] = _Turn()
-        turn.waiting += 1
+        async with self.turn(game_id) as turn:
+            async with turn.deciding() as held:
+                if held is None or expected_version not in (None, held[1].version):
+                    return await turn.run_instead(run)
+                record, game, _ = held
+                try:
+                    command = choose(record, game)
+                except VersionConflict:
+                    if command_id is None:
+                        raise  # older than the held game: no read needed to refuse it
+                    return await turn.run_instead(run)  # a retry? the store's to say
+                except Exception:  # refused on what this object holds: read it first
+                    return await turn.run_instead(run)
+                try:
+                    after = game.execute(command)
+                except IllegalCommand:
+                    return await turn.run_instead(run)
+                summary = None if summarize is None else summarize(after)
+                turn.append(command, after, command_id, command_digest, summary)
+            return await turn.answer(run)
+
+    @property
+    def holds(self) -> bool:
+        """Whether this store holds its games' records (``hold=True`` with a cache): the
+        condition of :meth:`turn`."""
+        return self._hold
+
+    @contextlib.asynccontextmanager
+    async def turn(self, game_id: str) -> AsyncIterator[Turn]:
+        """One command's turn at a game, for a caller on an asyncio event loop that decides
+        its commands itself, such as a game server's table master. Needs ``hold``.
+
+        The commands of one game are decided one at a time, in the order they came
+        (:meth:`Turn.deciding`), each on the game the one before left, at once, while that
+        one's append may still be on its way to the disk: the store commits one game's appends
+        in the order it was handed them (:meth:`Turn.append`), and answers each only once it is
+        durable (:meth:`Turn.answer`). When one is refused (another writer moved the game on),
+        those decided after it are refused too, and each is read and decided again. A decision
+        that needs a read (a game not held, a refusal to look into) is the caller's
+        :meth:`run` in a worker thread (:meth:`Turn.run_instead`). The turn ends with the
+        block; await :meth:`Turn.answer` inside it.
+
+        :raises InvalidArgument: the store does not hold its games (:attr:`holds`).
+        """
+        check_stream_name(game_id)
+        if not self._hold:
+            raise InvalidArgument("GameStore.turn needs a store made with hold=True and a cache")
+        state = self._turns.get(game_id)
+        if state is None:
+            state = self._turns[game_id] = _Turn()
+        state.waiting += 1
         try:
-            async with turn.lock:
-                pending = self._begin_soon(
-                    game_id, turn, choose, expected_version, command_id, command_digest, summarize
-                )
-                if pending is None:  # a read decides (or finds a retry), after the appends before
-                    await turn.settled()
-                    return await asyncio.to_thread(run)
-            return await self._finish_soon(game_id, turn, pending, run)
+            yield Turn(self, game_id, state)
         finally:
-            turn.waiting -= 1
-            if not turn.waiting:
+            state.waiting -= 1
+            if not state.waiting:
                 del self._turns[game_id]
-
-    def _begin_soon(
-        self,
-        game_id: str,
-        turn: _Turn,
-        choose: Callable[[StoredStream, AnyGame], Any],
-        expected_version: int | None,
-        command_id: str | None,
-        command_digest: str | None,
-        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
-    ) -> _Pending | None:
-        """:meth:`run_soon`'s decision, in the game's turn, without waiting: the command decided
-        on the game the command before left (durable or still on its way to the disk) and its
-        append handed to the store (the store commits one game's appends in the order they
-        came). ``None`` when a read is to decide instead."""
-        held = turn.tip if turn.tip is not None else self._held_record(game_id)
-        if held is None or (expected_version is not None and expected_version != held[1].version):
-            return None
-        record, game, stored = held
-        try:
-            command = choose(record, game)
-        except VersionConflict:
-            if command_id is not None:  # whether it is a retry is the store's to say
-                return None
-            raise
-        except Exception:  # refused on what this object holds: read it first
-            return None
-        try:
-            after = game.execute(command)
-        except IllegalCommand:
-            return None
-        new, update = self._written(game, after, stored, summarize)
-        # the trusted road: this object built every argument (see _append_trusted)
-        future = self.events.append_soon(
-            game_id,
-            new,
-            stored,
-            command_id=command_id,
-            command_digest=None if command_id is None else command_digest or _digest(game, command),
-            metadata_update=update,
-            expected_metadata=record.metadata,
-            _texts=tuple([dump_json(data, "an event", checked=True) for data in new]),
-        )
-        metadata = record.metadata if update is None else {**record.metadata, **update}
-        version = stored + len(new)
-        tip = (attrs.evolve(record, version=version, metadata=metadata), after, version)
-        pending = _Pending(future, record, stored, tip)
-        turn.tip = tip  # the next command of the game is decided on it at once
-        turn.last = future
-        return pending
-
-    async def _finish_soon(
-        self, game_id: str, turn: _Turn, pending: _Pending, run: Callable[[], Executed]
-    ) -> Executed:
-        """:meth:`run_soon` once its append is answered: the game it left, or (the append
-        refused) the command read and decided again, after every append of the game before."""
-        record, after, version = pending.tip
-        try:
-            stored = await pending.future
-        except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
-            self._forget_tip(game_id, turn)
-            async with turn.lock:
-                await turn.settled()
-                return await asyncio.to_thread(run)
-        except BaseException:
-            self._forget_tip(game_id, turn)
-            raise
-        if stored != version:  # the same command id got there first
-            self._forget_tip(game_id, turn)
-            return await asyncio.to_thread(self._earlier, game_id, pending.record, stored)
-        self._remember_newer(game_id, after, version, record)
-        return Executed(game=after, record=record, before=pending.stored, repeated=False)
 
     def _forget_tip(self, game_id: str, turn: _Turn) -> None:
         """An append of the game was refused: the commands decided on what it would have left
@@ -424,7 +390,7 @@ class GameStore:
         game: AnyGame,
         after: AnyGame,
         stored: int,
-        summarize: Callable[[AnyGame], Mapping[str, JSONValue]] | None,
+        summary: Mapping[str, JSONValue] | None,
     ) -> tuple[list[JSONValue], dict[str, JSONValue] | None]:
         """What the append of a command writes: its events (from the ``stored``-th on) as
         data, and the record's keys it sets (the outcome of a game it ends, the summary)."""
@@ -439,8 +405,8 @@ class GameStore:
                     "returns": list(outcome.returns),
                 }
             }
-        if summarize is not None:
-            update = {**(update or {}), **summarize(after)}
+        if summary is not None:
+            update = {**(update or {}), **summary}
         return new, update
 
     def _run(
@@ -499,7 +465,8 @@ class GameStore:
                     if earlier is not None:
                         return earlier
                 raise
-            new, update = self._written(game, after, stored, summarize)
+            summary = None if summarize is None else summarize(after)
+            new, update = self._written(game, after, stored, summary)
             try:
                 version = self.events.append(
                     game_id,
@@ -636,7 +603,7 @@ class GameStore:
             repeated=True,
         )
 
-    def _load_record(self, game_id: str) -> tuple[StoredStream, AnyGame, int]:
+    def _load_record(self, game_id: str) -> HeldGame:
         """The stream's record, the game it holds and how many events of it are stored (the
         record's version): one ``stream()`` and at most one ``read()``."""
         record = self.events.stream(game_id)
@@ -659,7 +626,7 @@ class GameStore:
             self._remember(game_id, game, stored, record)
         return record, game, stored
 
-    def _held_record(self, game_id: str) -> tuple[StoredStream, AnyGame, int] | None:
+    def _held_record(self, game_id: str) -> HeldGame | None:
         """With ``hold``: a cached game with its record, taken as current without a read (the
         append that follows checks it), or ``None``."""
         with self._cache_lock:
@@ -803,7 +770,7 @@ class GameStore:
 
 
 class _Turn:
-    """The commands of one game waiting for :meth:`GameStore.run_soon` (on one event loop):
+    """The commands of one game waiting for :meth:`GameStore.turn` (on one event loop):
     decided one at a time, each on the game the one before left (:attr:`tip`) while that one's
     append may still be on its way to the disk."""
 
@@ -812,7 +779,7 @@ class _Turn:
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
         self.waiting = 0
-        self.tip: tuple[StoredStream, AnyGame, int] | None = None
+        self.tip: HeldGame | None = None
         """The record, game and stored version the last command decided left (its append
         under way or done); ``None`` when the next is decided on the held game."""
         self.last: asyncio.Future[int] | None = None
@@ -826,22 +793,103 @@ class _Turn:
             await asyncio.wait([last])
 
 
-class _Pending:
-    """A command decided on the loop whose append the store was handed."""
+class Turn:
+    """One command's turn at a game this :class:`GameStore` holds (:meth:`GameStore.turn`).
 
-    __slots__ = ("future", "record", "stored", "tip")
+    Inside :meth:`deciding`, the caller decides its command on what it is given and hands it
+    over with :meth:`append`, or has :meth:`run_instead` read and decide; after the block,
+    :meth:`answer` says what the append did."""
 
-    def __init__(
+    __slots__ = ("_game_id", "_held", "_pending", "_state", "_store")
+
+    def __init__(self, store: GameStore, game_id: str, state: _Turn) -> None:
+        self._store = store
+        self._game_id = game_id
+        self._state = state
+        self._held: HeldGame | None = None
+        self._pending: tuple[asyncio.Future[int], HeldGame, HeldGame] | None = None
+
+    @contextlib.asynccontextmanager
+    async def deciding(self) -> AsyncIterator[HeldGame | None]:
+        """The game's commands one at a time, in the order they came: what to decide this one
+        on without a read (the record, the game, and how many of its events are stored: the
+        game the command before left, its append perhaps still on its way to the disk), or
+        ``None`` when the game is to be read first (it is not held, or an append was refused).
+        """
+        async with self._state.lock:
+            state = self._state
+            held = state.tip if state.tip is not None else self._store._held_record(self._game_id)
+            self._held = held
+            yield held
+
+    def append(
         self,
-        future: asyncio.Future[int],
-        record: StoredStream,
-        stored: int,
-        tip: tuple[StoredStream, AnyGame, int],
+        command: Any,
+        after: AnyGame,
+        command_id: str | None = None,
+        command_digest: str | None = None,
+        metadata_update: Mapping[str, JSONValue] | None = None,
     ) -> None:
-        self.future = future
-        self.record = record
-        self.stored = stored
-        self.tip = tip
+        """Hand the store the append of ``command``, decided inside :meth:`deciding` on what
+        it gave and leaving ``after``: its events, at the version held; the outcome of a game
+        it ends and ``metadata_update`` (a summary: checked JSON) set on the record in the
+        same append. The next command of the game is decided on ``after`` at once.
+
+        ``command_id`` and ``command_digest`` are :meth:`GameStore.run`'s (the digest is the
+        command's own when not given); ``command_id`` must have been checked
+        (:func:`~avanti.store.base.check_command_id`)."""
+        held = self._held
+        if held is None or self._pending is not None:
+            raise InvalidArgument("Turn.append: once, inside deciding, on a held game")
+        record, game, stored = held
+        new, update = self._store._written(game, after, stored, metadata_update)
+        digest = None if command_id is None else command_digest or _digest(game, command)
+        # the trusted road: this object built every argument (EventStore._append_trusted)
+        future = self._store.events._append_trusted(
+            self._game_id,
+            new,
+            tuple([dump_json(data, "an event", checked=True) for data in new]),
+            stored,
+            command_id,
+            digest,
+            update,
+            record.metadata,
+        )
+        metadata = record.metadata if update is None else {**record.metadata, **update}
+        version = stored + len(new)
+        tip = (attrs.evolve(record, version=version, metadata=metadata), after, version)
+        self._pending = (future, held, tip)
+        self._state.tip = tip  # the next command of the game is decided on it at once
+        self._state.last = future
+
+    async def run_instead(self, run: Callable[[], Executed]) -> Executed:
+        """``run`` (a :meth:`GameStore.run` that reads, then decides) in a worker thread, once
+        every append of the game handed over before is answered: inside :meth:`deciding`."""
+        await self._state.settled()
+        return await asyncio.to_thread(run)
+
+    async def answer(self, run: Callable[[], Executed]) -> Executed:
+        """What the :meth:`append` did, once it is durable: the game it left; or, when another
+        writer got there first, ``run`` in the game's next turn (:meth:`run_instead`); or, when
+        the same command id was stored first, that earlier command (``repeated``)."""
+        if self._pending is None:
+            raise InvalidArgument("Turn.answer: after an append")
+        future, (decided_on, _, before), (record, after, version) = self._pending
+        store, game_id = self._store, self._game_id
+        try:
+            stored = await future
+        except (VersionConflict, MetadataChanged):  # another writer moved on: read, decide again
+            store._forget_tip(game_id, self._state)
+            async with self._state.lock:
+                return await self.run_instead(run)
+        except BaseException:
+            store._forget_tip(game_id, self._state)
+            raise
+        if stored != version:  # the same command id got there first
+            store._forget_tip(game_id, self._state)
+            return await asyncio.to_thread(store._earlier, game_id, decided_on, stored)
+        store._remember_newer(game_id, after, version, record)
+        return Executed(game=after, record=record, before=before, repeated=False)
 
 
 def _whole_commands(

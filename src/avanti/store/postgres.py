@@ -52,6 +52,7 @@ from avanti.store.base import (
     UnknownStream,
     _answer_futures,
     check_metadata,
+    check_trusted,
     dump_json,
 )
 
@@ -456,9 +457,8 @@ class PostgresEventStore(EventStore):
         self._submit(request)
         return cast(Future[int], request.future)
 
-    def _append_on_loop(
+    def _append_trusted(
         self,
-        loop: asyncio.AbstractEventLoop,
         stream: str,
         events: Sequence[JSONValue],
         texts: tuple[str, ...],
@@ -468,10 +468,13 @@ class PostgresEventStore(EventStore):
         update: Mapping[str, JSONValue] | None,
         known: Mapping[str, JSONValue] | None,
     ) -> asyncio.Future[int]:
-        """Queue the append for the writer thread with a future of ``loop``: the writer answers
+        """Queue the append for the writer thread with a future of the running loop (the
+        arguments checked as :func:`~avanti.store.base.check_trusted` says): the writer answers
         all the futures of one loop in a batch with one ``call_soon_threadsafe``, after the
         commit. ``update`` and ``known`` are written as JSON text as :meth:`_append_soon` writes
         their copies (the same text: ``jsonb`` compares and merges them alike)."""
+        check_trusted(texts, digest, update)
+        loop = asyncio.get_running_loop()
         request = _Soon(
             (stream, texts, expected, (command_id, digest)),
             None if not update else dump_json(update, "metadata_update"),

@@ -43,6 +43,7 @@ from avanti.store.base import (
     StreamExists,
     UnknownStream,
     _answer_futures,
+    check_trusted,
     dump_json,
     merge_metadata,
 )
@@ -459,9 +460,8 @@ class SQLiteEventStore(EventStore):
         self._submit(request)
         return cast(Future[int], request.future)
 
-    def _append_on_loop(
+    def _append_trusted(
         self,
-        loop: asyncio.AbstractEventLoop,
         stream: str,
         events: Sequence[JSONValue],
         texts: tuple[str, ...],
@@ -471,10 +471,13 @@ class SQLiteEventStore(EventStore):
         update: Mapping[str, JSONValue] | None,
         known: Mapping[str, JSONValue] | None,
     ) -> asyncio.Future[int]:
-        """Queue the append for the writer thread with a future of ``loop``: the writer answers
+        """Queue the append for the writer thread with a future of the running loop (the
+        arguments checked as :func:`~avanti.store.base.check_trusted` says): the writer answers
         all the futures of one loop in a batch with one ``call_soon_threadsafe``, after the
         commit. ``update`` and ``known`` are taken as they are (the writer compares ``known``
         as JSON, as it compares the copies :meth:`append_soon` makes)."""
+        check_trusted(texts, digest, update)
+        loop = asyncio.get_running_loop()
         rows = [
             (stream, expected + i, _tag(event), text)
             for i, (event, text) in enumerate(zip(events, texts, strict=True))

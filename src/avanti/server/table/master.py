@@ -7,8 +7,10 @@ test checks it), so the rules lab, a chat service or a test drives it the same w
 
 - :meth:`Tables.read`: a game with its record and its seats (:class:`Seated`).
 - :meth:`Tables.seat_of`: the seat a token belongs to (``None``: a spectator; 401 otherwise).
-- :meth:`Tables.act`: a seat's command, loaded, decided and appended once
-  (:meth:`avanti.store.GameStore.run`): one ``stream``, at most one ``read``, one ``append``.
+- :meth:`Tables.act_soon`: a seat's command, decided here on the game the process holds and
+  appended once (:meth:`avanti.store.GameStore.turn`: no read); :meth:`Tables.act`, blocking,
+  loaded, decided and appended once (:meth:`avanti.store.GameStore.run`): one ``stream``, at
+  most one ``read``, one ``append``.
 - :meth:`Tables.create`, :meth:`Tables.hand_over`, :meth:`Tables.lobby`.
 
 Siblings built on it: :mod:`~avanti.server.table.admission` (who may create a table now, which
@@ -72,8 +74,10 @@ from avanti.store import (
     MetadataChanged,
     StoredStream,
     StreamExists,
+    Turn,
     UnknownStream,
 )
+from avanti.store.games import HeldGame
 
 __all__ = ["Acted", "Created", "Seated", "Tables"]
 
@@ -165,8 +169,8 @@ class Created:
 
 
 class _Command:
-    """A seat's command request on its way to the store: how it is decided on the game as
-    loaded (:meth:`choose`) and stored (:attr:`stored`)."""
+    """A seat's command request on its way to the store: how it is decided on the game held
+    (:meth:`decide_held`) or as loaded (:meth:`choose`), and stored (:attr:`stored`)."""
 
     def __init__(
         self,
@@ -231,6 +235,28 @@ class _Command:
         if self.started is None:
             return evolve(self.kept, summary=self.summary)
         return evolve(self.kept, summary=self.summary, clock_started=self.started)
+
+    def decide_held(self, turn: Turn, held: HeldGame) -> bool:
+        """Decide the command on the game this process holds and hand its append to the
+        store (``turn``): ``True``; ``False`` when a read is to decide (refused on what is
+        held: the game may have moved on; a stale version that may be a retry). A command
+        decided at a version older than the held game's, and not catching up, is refused
+        here (the store's version is never older)."""
+        record, game, _ = held
+        try:
+            command = self.choose(record, game)
+        except VersionConflict:
+            if self.command_id is None:
+                raise
+            return False  # whether it is a retry is the store's to say
+        except Exception:
+            return False
+        try:
+            after = game.execute(command)
+        except IllegalCommand:
+            return False
+        turn.append(command, after, self.command_id, self.digest or None, self.summarize(after))
+        return True
 
     def choose(self, record: StoredStream, loaded: AnyGame) -> Any:
         """The command, decided on the game as loaded with its record; a refusal raises."""
@@ -448,12 +474,12 @@ class Tables:
         rate: bool = False,
     ) -> Acted:
         """:meth:`act` on the event loop: a command on a game this process holds is decided
-        there and waits only for its append to be durable
-        (:meth:`~avanti.store.GameStore.run_soon`); a read, when one is needed, is made in a
-        worker thread."""
+        there, in the game's turn, and waits only for its append to be durable
+        (:meth:`~avanti.store.GameStore.turn`); a read, when one is needed, is made in a
+        worker thread (:meth:`~avanti.store.GameStore.run`)."""
         command = _Command(self, game, request, token, seat, rate)
         try:
-            executed = await self.games.run_soon(game_id(game), command.choose, **command.stored)
+            executed = await self._run_soon(game_id(game), command)
         except Exception as error:
             refused = self._refusal(error, command)
             if command.command_id is None or not isinstance(error, ApiError | VersionConflict):
@@ -467,6 +493,19 @@ class Tables:
                 raise refused from None
             return self._acted(game, Acted(self._seat_of_command(earlier), earlier))
         return self._acted(game, Acted(command.chosen, executed), command)
+
+    async def _run_soon(self, game: str, command: _Command) -> Executed:
+        """A command decided here, on the game this process holds, in the game's turn
+        (:meth:`~avanti.store.GameStore.turn`), and only its append awaited; or, when a read
+        is to decide, the store's :meth:`~avanti.store.GameStore.run` in a worker thread."""
+        run = functools.partial(self.games.run, game, command.choose, **command.stored)
+        if not self.games.holds:
+            return await asyncio.to_thread(run)
+        async with self.games.turn(game) as turn:
+            async with turn.deciding() as held:
+                if held is None or not command.decide_held(turn, held):
+                    return await turn.run_instead(run)
+            return await turn.answer(run)
 
     @staticmethod
     def _refusal(error: Exception, command: _Command) -> Exception:
