@@ -716,8 +716,11 @@ def plain(value: object) -> Any:
     return json.loads(json.dumps(value))
 
 
-def replay_check(store: EventStore, run: Run) -> dict[str, int]:
-    """Every game replayed from the store, and every seat's pushed events checked against it."""
+def replay_check(
+    store: EventStore, run: Run, why: dict[str, str] | None = None
+) -> dict[str, int]:
+    """Every game replayed from the store, and every seat's pushed events checked against it;
+    ``why`` is given the error of each game that could not be read (by the game's id)."""
     games = GameStore(store, cache=0)
     found: Counter[str] = Counter()
     acked: dict[str, int] = {}
@@ -730,8 +733,10 @@ def replay_check(store: EventStore, run: Run) -> dict[str, int]:
     for game_id in run.games:
         try:
             game = games.load(game_id, verify=True)
-        except AvantiError:
+        except AvantiError as error:
             found["games unreadable"] += 1
+            if why is not None:
+                why[game_id] = f"{type(error).__name__}: {error}"[:300]
             continue
         found["games"] += 1
         found["events"] += game.version
@@ -840,8 +845,10 @@ def measure(
     accepted = sum(1 for command in run.acked if window.holds(command.answered))
     cpu = window.cpu
     cpu_total = None if None in cpu else sum(c for c in cpu if c is not None)
-    check = replay_check(store, run)
+    unreadable: dict[str, str] = {}
+    check = replay_check(store, run, unreadable)
     problems = sum(check[name] for name in PROBLEMS) + check.get("games unreadable", 0)
+    messages.update({f"error:unreadable {game}": text for game, text in unreadable.items()})
     return {
         "configuration": configuration.name,
         "store": configuration.store,

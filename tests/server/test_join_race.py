@@ -7,9 +7,12 @@ and the join, while the game had no listener here, reached nobody and was never 
 the follower, so the joining socket was sent the game as its read found it and then nothing:
 its seat waited for an update that never came (seen as a stalled game, with two servers on one
 database, when a seat's command reached a server before the game's first socket there joined).
-A chat message posted while the join read the chat so far was lost alike. The join now reads
-the game, its record and its chat once more after it has joined; what it was told meanwhile
-and is sent in the chat so far is not sent twice.
+A chat message posted while the join read the chat so far was lost alike. The hub now notes
+what this process announces for a game while a socket reads it and joins: a newer version is
+sent in place of the one read, a message told meanwhile has the record read once more, and the
+chat so far is read after the join; what the socket was told meanwhile and is sent in the chat
+so far or as the rematch is not sent twice. A join that nothing happened during reads the game
+and its record once.
 
 Each test holds the join at one step (a read waits for a signal), makes the change through
 HTTP meanwhile, then lets the join go on.
@@ -159,29 +162,36 @@ def test_a_chat_message_said_while_a_socket_joins_is_sent_to_it_once(
     assert heard == ["hello", "are you there?", "yes"]
 
 
-@pytest.mark.parametrize("when", ["before", "after"])
+@pytest.mark.parametrize("when", ["reading", "joined"])
 def test_a_rematch_asked_for_while_a_socket_joins_is_sent_to_it_once(
     served: Served, monkeypatch: pytest.MonkeyPatch, when: str
 ) -> None:
-    """Ann asks for a rematch while a spectator joins: ``before`` the join reads the game's
-    record once more (the record has the rematch, and it was told to the connection too), or
-    ``after`` the join's first read (which found none)."""
+    """Ann asks for a rematch while a spectator joins: ``reading``, once the join has read the
+    game and before it joined its listeners (the rematch reached none of them: the join reads
+    the record once more), or ``joined``, once it joined and before it read the chat so far
+    (the rematch was told to the connection, and the record read first had none)."""
     game = finished(served, {"2": "random"})
     ann = game["seats"][0]["token"]
     with open_socket(served.ws_url(game["id"]), None) as eye:
         assert receive(eye)["type"] == "update"
-        hold = Hold(at=2 if when == "before" else 1)
-        read: Callable[[Tables, str], Seated] = Tables.read
+        hold = Hold()
+        if when == "reading":
+            read: Callable[[Tables, str], Seated] = Tables.read
 
-        def held(self: Tables, game: str) -> Seated:
-            if when == "before":
+            def held_read(self: Tables, game: str) -> Seated:
+                seated = read(self, game)
                 hold()
-            seated = read(self, game)
-            if when == "after":
-                hold()
-            return seated
+                return seated
 
-        monkeypatch.setattr(Tables, "read", held)
+            monkeypatch.setattr(Tables, "read", held_read)
+        else:
+            recent = Chat.recent
+
+            def held_recent(self: Chat, game: str, count: int = RECENT) -> Any:
+                hold()
+                return recent(self, game, count)
+
+            monkeypatch.setattr(Chat, "recent", held_recent)
         with open_socket(served.ws_url(game["id"]), None) as late:
             assert hold.reached.wait(PATIENCE)
             reply = served.http.post(f"/games/{game['id']}/rematch", headers=bearer(ann))
@@ -206,3 +216,31 @@ def receive_kind(socket: ClientConnection, kind: str) -> Any:
         message = receive(socket)
         if message["type"] == kind:
             return message
+
+
+def test_a_join_that_nothing_happens_during_reads_the_game_and_the_chat_once(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob joins a game of mare while nobody does anything: one read of the game with its
+    record, one of the chat so far, and his first update shows the game as Ann's look at it
+    does (version and all)."""
+    game_id, _, bob, before = mare_for_two(served)
+    calls: list[str] = []
+    read: Callable[[Tables, str], Seated] = Tables.read
+    recent = Chat.recent
+
+    def counted_read(self: Tables, game: str) -> Seated:
+        calls.append("read")
+        return read(self, game)
+
+    def counted_recent(self: Chat, game: str, count: int = RECENT) -> Any:
+        calls.append("chat")
+        return recent(self, game, count)
+
+    monkeypatch.setattr(Tables, "read", counted_read)
+    monkeypatch.setattr(Chat, "recent", counted_recent)
+    with open_socket(served.ws_url(game_id), bob) as socket:
+        first = receive(socket)
+    assert calls == ["read", "chat"]
+    assert first["type"] == "update"
+    assert first["version"] == before["version"]

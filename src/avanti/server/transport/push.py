@@ -23,12 +23,13 @@ one message (it does not read), is cut (:class:`Behind`): its session closes it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import cast
 
 import anyio
@@ -45,7 +46,7 @@ from avanti.server.protocol.wire import AnyGame, ApiError, Shared, dumps, update
 from avanti.server.table.changes import Change, Changes, Moved
 from avanti.store import GameStore
 
-__all__ = ["FOLLOW_SECONDS", "Behind", "Hub", "Listener"]
+__all__ = ["FOLLOW_SECONDS", "Behind", "Expected", "Hub", "Listener"]
 
 FOLLOW_SECONDS = 0.25
 """How long one :meth:`~avanti.store.GameStore.follow_any` call blocks before it is made again
@@ -441,6 +442,25 @@ class _Channel:
             listener.offer(game)
 
 
+class Expected:
+    """What this process announced for a game while a socket read it and joined its listeners
+    (:meth:`Hub.expecting`): that reached the listeners the game had then, maybe none."""
+
+    __slots__ = ("newest", "sockets", "told")
+
+    def __init__(self) -> None:
+        self.sockets = 0
+        self.newest: AnyGame | None = None
+        """The newest version of the game announced meanwhile, if any."""
+        self.told = False
+        """Whether a message (a chat message, a rematch) was told to the game meanwhile."""
+
+    def newer(self, game: AnyGame) -> AnyGame:
+        """``game`` (as a socket read it), or the newer version announced meanwhile."""
+        newest = self.newest
+        return newest if newest is not None and newest.version > game.version else game
+
+
 class Hub:
     """The games this process pushes to WebSocket listeners (see the module's docstring)."""
 
@@ -462,6 +482,7 @@ class Hub:
         self._payloads: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._payloads_lock = threading.Lock()
         self._shared: OrderedDict[str, Shared] = OrderedDict()  # by game: its newest version's
+        self._expected: dict[str, Expected] = {}  # by game, while sockets read it and join
 
     def build(
         self,
@@ -525,6 +546,24 @@ class Hub:
         if channel.newest is not None:  # offered while the listener was loading the game
             listener.offer(channel.newest)
 
+    @contextlib.contextmanager
+    def expecting(self, game_id: str) -> Iterator[Expected]:
+        """Note what this process announces for a game while the block runs: a socket reads
+        the game, then joins its listeners (:meth:`join`), and an announcement made between the
+        two reached the listeners the game had then, maybe none (the follower reports only
+        other processes' writes). Kept only while a socket is inside the block: as many as the
+        connections."""
+        expected = self._expected.get(game_id)
+        if expected is None:
+            expected = self._expected[game_id] = Expected()
+        expected.sockets += 1
+        try:
+            yield expected
+        finally:
+            expected.sockets -= 1
+            if not expected.sockets:
+                del self._expected[game_id]
+
     def leave(self, listener: Listener) -> None:
         """Remove a listener that joined (and stop watching its game after the last, whose
         :class:`~avanti.server.protocol.wire.Shared` is let go); its send timer is stopped."""
@@ -540,6 +579,9 @@ class Hub:
         """Queue one message (a chat message, a rematch) for every connection of a game in
         this process (:meth:`Listener.tell`): each sends it in its own task, in order, and a
         connection that fell behind is cut, so a slow or gone one holds up no other."""
+        expected = self._expected.get(game_id)
+        if expected is not None:
+            expected.told = True
         channel = self._channels.get(game_id)
         if channel is None or self._tasks is None:
             return
@@ -562,6 +604,9 @@ class Hub:
 
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
+        expected = self._expected.get(game_id)
+        if expected is not None and game.version > getattr(expected.newest, "version", -1):
+            expected.newest = game
         channel = self._channels.get(game_id)
         if channel is not None:
             channel.offer(game)

@@ -232,50 +232,54 @@ async def stream(websocket: WebSocket) -> None:
                 "a stream's URL takes no query: send the token in the first message",
             )
         hello = await socket.hello()
-        try:
-            seated = await server.read(game_id(game))
-        except ApiError as error:
-            if error.refusal is not Refusal.UNKNOWN_GAME:  # pragma: no cover - a store's refusal
-                raise
-            await _wait_open(server, socket, game, hello.token)
-            seated = await server.read(game)
-        seat = server.tables.seat_of(seated.table, hello.token)
-        if hello.after > seated.game.version:
-            raise ApiError(
-                Refusal.BAD_REQUEST, f"'after' is beyond the game's version, {seated.game.version}"
+        with hub.expecting(game) as expected:
+            try:
+                seated = await server.read(game_id(game))
+            except ApiError as error:
+                if error.refusal is not Refusal.UNKNOWN_GAME:  # pragma: no cover - a store's
+                    raise
+                await _wait_open(server, socket, game, hello.token)
+                seated = await server.read(game)
+            seat = server.tables.seat_of(seated.table, hello.token)
+            if hello.after > seated.game.version:
+                raise ApiError(
+                    Refusal.BAD_REQUEST,
+                    f"'after' is beyond the game's version, {seated.game.version}",
+                )
+            table = seated.info if hello.table else None
+            listener = Listener(
+                game,
+                seat,
+                hello.after,
+                socket.send,
+                table,
+                hello.layout,
+                send_timeout=server.limits.send_timeout,
+                outbox_bytes=server.limits.outbox_bytes,
+                write=socket.write,
             )
-        table = seated.info if hello.table else None
-        listener = Listener(
-            game,
-            seat,
-            hello.after,
-            socket.send,
-            table,
-            hello.layout,
-            send_timeout=server.limits.send_timeout,
-            outbox_bytes=server.limits.outbox_bytes,
-            write=socket.write,
-        )
-        listener.clock = server.clock.of
-        try:
-            hub.join(listener)
-        except ApiError as error:
-            listener = None
-            if error.refusal is Refusal.TOO_MANY_CONNECTIONS:
-                log(logging.WARNING, "limit", limit="connections_per_game", game=game)
-            raise
+            listener.clock = server.clock.of
+            try:
+                hub.join(listener)
+            except ApiError as error:
+                listener = None
+                if error.refusal is Refusal.TOO_MANY_CONNECTIONS:
+                    log(logging.WARNING, "limit", limit="connections_per_game", game=game)
+                raise
         log(logging.DEBUG, "stream-open", game=game, seat=seat, after=hello.after)
-        # What this process announced between the read above and the join (a command stored,
-        # a chat message, a rematch) reached the listeners the game had then, maybe none, and
-        # the follower reports only other processes' writes: the game, its record and its chat
-        # are read once more now that every announcement reaches this listener, and what was
-        # told to it meanwhile and is sent in the chat so far or as the rematch is not sent twice.
-        now = await to_thread.run_sync(server.tables.read, seated.record.stream)
+        # What this process announced between the read and the join reached the listeners the
+        # game had then, maybe none, and the follower reports only other processes' writes: a
+        # newer version announced meanwhile is sent in place of the one read, and a message
+        # told meanwhile (a rematch) has the record read once more. The chat so far is read now
+        # that every message reaches this listener; what was told to it meanwhile and is sent
+        # in the chat so far or as the rematch is not sent twice.
         recent = await to_thread.run_sync(server.chat.recent, seated.record.stream)
-        later = now.kept.rematch
+        later = seated.kept.rematch
+        if expected.told:
+            now = await to_thread.run_sync(server.tables.read, seated.record.stream)
+            later = now.kept.rematch
         listener.forget_told(functools.partial(_sent_on_joining, recent, later))
-        first = now.game if now.game.version > seated.game.version else seated.game
-        await listener.send_update(first, always=True)
+        await listener.send_update(expected.newer(seated.game), always=True)
         if recent:  # the chat so far, right after the first update
             await listener.send(dumps({"type": "chat", "messages": recent}))
         if later is not None:
