@@ -320,7 +320,10 @@ def measure_with_node(
         for server in servers:
             logged.update(server.log_counts(messages))
     found: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    check = serverload.replay_check(store, recorded_run(json.loads(record.read_text("utf-8"))))
+    unreadable: dict[str, str] = {}
+    recorded = recorded_run(json.loads(record.read_text("utf-8")))
+    check = serverload.replay_check(store, recorded, unreadable)
+    messages.update({f"error:unreadable {game}": text for game, text in unreadable.items()})
     record.unlink()
     problems = sum(check[name] for name in serverload.PROBLEMS) + check.get("games unreadable", 0)
     return {
