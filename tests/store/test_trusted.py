@@ -84,6 +84,21 @@ def choose_first(record: StoredStream, game: Any) -> Any:
     return game.legal_commands()[0]
 
 
+def count_reads(store: EventStore) -> list[str]:
+    """The reads of ``store`` from now on (``stream`` and ``read``, wrapped on the instance),
+    in the order they are made."""
+    reads: list[str] = []
+    for name in ("stream", "read"):
+        real = getattr(store, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            reads.append(_name)
+            return _real(*args, **kw)
+
+        setattr(store, name, counted)
+    return reads
+
+
 def avanti_game(seed: int) -> Any:
     """A new game of Avanti, the catalog's default table."""
     info = catalog.game_info("avanti")
@@ -397,15 +412,7 @@ def test_a_game_another_writer_moved_is_held_once_loaded(tmp_path: Path) -> None
         await mine.run_soon("g", choose_first)
         await theirs.run_soon("g", choose_first)  # another process moves the game on
         shown = mine.load("g")  # what the follower of this process does
-        reads: list[str] = []
-        for name in ("stream", "read"):
-            real = getattr(mine.events, name)
-
-            def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
-                reads.append(_name)
-                return _real(*args, **kw)
-
-            setattr(mine.events, name, counted)
+        reads = count_reads(mine.events)
         executed = await mine.run_soon("g", choose_first)
         assert executed.before == shown.version
         return len(reads), executed
@@ -631,15 +638,7 @@ def test_a_caller_that_decides_itself_appends_a_held_games_commands_without_a_re
     games = GameStore(SQLiteEventStore(path), hold=True)
     games.create("g", avanti_game(5), {"seats": 3})
     start = games.load("g").version  # held from now on
-    reads: list[str] = []
-    for name in ("stream", "read"):
-        real = getattr(games.events, name)
-
-        def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
-            reads.append(_name)
-            return _real(*args, **kw)
-
-        setattr(games.events, name, counted)
+    reads = count_reads(games.events)
     decided_on: list[int] = []
 
     def unused(record: StoredStream, game: Any) -> Any:
