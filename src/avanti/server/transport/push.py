@@ -455,6 +455,11 @@ class Expected:
         self.told = False
         """Whether a message (a chat message, a rematch) was told to the game meanwhile."""
 
+    def offer(self, game: AnyGame) -> None:
+        """Note a version of the game announced meanwhile (the newest is kept)."""
+        if self.newest is None or game.version > self.newest.version:
+            self.newest = game
+
     def newer(self, game: AnyGame) -> AnyGame:
         """``game`` (as a socket read it), or the newer version announced meanwhile."""
         newest = self.newest
@@ -605,8 +610,8 @@ class Hub:
     def publish(self, game_id: str, game: AnyGame) -> None:
         """Offer a version of a game to its listeners in this process."""
         expected = self._expected.get(game_id)
-        if expected is not None and game.version > getattr(expected.newest, "version", -1):
-            expected.newest = game
+        if expected is not None:
+            expected.offer(game)
         channel = self._channels.get(game_id)
         if channel is not None:
             channel.offer(game)
