@@ -716,9 +716,7 @@ def plain(value: object) -> Any:
     return json.loads(json.dumps(value))
 
 
-def replay_check(
-    store: EventStore, run: Run, why: dict[str, str] | None = None
-) -> dict[str, int]:
+def replay_check(store: EventStore, run: Run, why: dict[str, str] | None = None) -> dict[str, int]:
     """Every game replayed from the store, and every seat's pushed events checked against it;
     ``why`` is given the error of each game that could not be read (by the game's id)."""
     games = GameStore(store, cache=0)
