@@ -31,7 +31,8 @@ from websockets.sync.client import ClientConnection
 
 from avanti.server.table.chat import RECENT, Chat
 from avanti.server.table.master import Seated, Tables
-from tests.server.support import PATIENCE, Served, open_socket, receive, serving
+from avanti.server.transport.push import Hub
+from tests.server.support import PATIENCE, Served, open_socket, receive, serving, wait_for
 from tests.server.test_chat import finished
 
 
@@ -244,3 +245,22 @@ def test_a_join_that_nothing_happens_during_reads_the_game_and_the_chat_once(
     assert calls == ["read", "chat"]
     assert first["type"] == "update"
     assert first["version"] == before["version"]
+
+
+def test_what_joins_note_is_let_go_when_they_end_however_they_end(served: Served) -> None:
+    """The hub keeps what is announced for a game only while sockets join it: after twenty
+    joins, half of them refused (an ``after`` beyond the game's version) and half closed by
+    their clients once joined, it keeps nothing (``Hub.expecting`` is bounded by the sockets
+    joining, not by the joins made)."""
+    game_id, _, bob, before = mare_for_two(served)
+    app: Any = served.server.config.app
+    hub: Hub = app.state.hub
+    for _ in range(10):
+        with open_socket(served.ws_url(game_id), bob, after=before["version"] + 5) as socket:
+            refused = receive(socket)
+        assert refused["type"] == "error"
+        assert "beyond the game's version" in refused["error"]["message"]
+        with open_socket(served.ws_url(game_id), bob) as socket:
+            assert receive(socket)["type"] == "update"
+    wait_for(lambda: game_id not in hub._channels, "the sessions to end")
+    assert hub._expected == {}
