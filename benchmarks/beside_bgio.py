@@ -513,8 +513,7 @@ def error_lines(runs: dict[str, list[dict[str, Any]]]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the sitting and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    serverload.add_load_arguments(parser)
-    parser.set_defaults(games="avanti", configurations=",".join(CONFIGURATIONS))
+    serverload.add_load_arguments(parser, games="avanti", configurations=CONFIGURATIONS)
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each server (2)")
     parser.add_argument("--anchor", type=Path, default=ANCHOR, help=f"default {ANCHOR}")
     parser.add_argument("--floor", type=Path, default=FLOOR, help=f"default {FLOOR}")

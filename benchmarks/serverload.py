@@ -1080,8 +1080,14 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def add_load_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of the load, shared with ``beside_bgio.py``."""
+def add_load_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    games: str = "all",
+    configurations: Sequence[str] = DEFAULT_CONFIGURATIONS,
+) -> None:
+    """The options of the load, shared with ``beside_bgio.py``, which plays other defaults
+    (``games``, ``configurations``: each script's help names its own)."""
     parser.add_argument(
         "--small",
         action="store_true",
@@ -1092,8 +1098,10 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", type=int, help=f"tables (default {DEFAULT_TABLES})")
     parser.add_argument(
         "--games",
-        default="all",
-        help="the games the tables play: all (the three in turn) or one of " + ", ".join(GAMES),
+        default=games,
+        help="the games the tables play: all (the three in turn) or one of "
+        + ", ".join(GAMES)
+        + f" (default {games})",
     )
     parser.add_argument(
         "--warmup", type=float, help=f"seconds of warm-up (default {DEFAULT_WARMUP:g})"
@@ -1107,10 +1115,10 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--configurations",
-        default=",".join(DEFAULT_CONFIGURATIONS),
+        default=",".join(configurations),
         help="the configurations, comma-separated, of "
         + ", ".join(c.key for c in CONFIGURATIONS)
-        + f" (default {','.join(DEFAULT_CONFIGURATIONS)})",
+        + f" (default {','.join(configurations)})",
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
 
