@@ -10,13 +10,17 @@ the servers as child processes on free loopback ports, plays a warm-up (``--warm
 a measured window (``--seconds``, 40 s), as ``load.js`` does.
 
 Each seat is one client: it opens ``/games/{id}/stream``, sends its token in the first message,
-and acts on ``update`` messages only: on every update in which it has legal commands at a version
-it has not answered, it picks one at random and sends it on the socket
-(``{"type": "command", "command": ..., "expected_version": v}``). The server answers each command
-of a socket in order, with a ``result`` or an ``error``; the client never waits for that answer
-(it only notes it, to know which commands were accepted), so it works the same whether the mover
-gets a ``result`` and an ``update`` or one ``update`` like everyone. A command another seat beat
-(409 ``version-conflict``, in a simultaneous step) counts as an error of that kind. A client never
+and acts on ``update`` messages: on every update in which it has legal commands at a version it
+has not answered, it picks one at random and sends it on the socket
+(``{"type": "command", "command": ..., "expected_version": v}``), unless its last command is
+still unanswered: then, as the browser's page and ``load.js`` do (one command under way a seat),
+it waits for that answer and answers the newest update it has then. The server answers each
+command of a socket in order: in the ``results`` of the seat's next update, with a bare
+``result`` (a command stored before), or with an ``error``, so the client works the same whether
+the mover gets a ``result`` and an ``update`` or one ``update`` like everyone. A stale command
+(409 ``version-conflict``: with two processes, the other process's write) counts as an error of
+that kind; with one process there should be none. A refused command of another kind lets the
+seat choose again at the same version; five in a row and it gives up. A client never
 sends faster than the server's default rate per connection allows (10 commands a second, 20 at
 once): it waits before sending instead, inside the latency.
 
@@ -92,6 +96,12 @@ GAMES = ("mare", "avanti", "autorama")
 
 PATIENCE = 30.0
 """Seconds a client waits for the server before it gives up (a hung server, not a slow one)."""
+
+KEEP_ALIVE = 2.0
+"""Seconds a table's HTTP client keeps an idle connection for its next ``POST /games``: less than
+the server's ``keep_alive_timeout`` (5 s), so that a client never sends on a connection the
+server is closing at that moment (which fails as ``create-failed``; ``load.js`` opens a
+connection a request)."""
 
 RATE, BURST = 9.0, 18
 """Commands a client sends per second and at once: under the server's default limit per
@@ -549,7 +559,8 @@ class Seat:
             return True
         if kind == "result":
             self._answered(message, arrived)
-        elif kind == "error":
+            return True  # the seat may answer an update that came while its command was away
+        if kind == "error":
             if self.outstanding:
                 self.outstanding.popleft()
             error = message["error"]["kind"]
@@ -557,7 +568,7 @@ class Seat:
             if error != "version-conflict":
                 self.failures += 1
                 self.acted_at = -1  # the seat may try again at this version
-                return True
+            return True
         return False
 
     def _answered(self, answer: dict[str, Any], arrived: float) -> None:
@@ -568,10 +579,12 @@ class Seat:
             self.failures = 0
 
     def _may_act(self) -> bool:
-        """Whether the latest update asks this seat for a command it has not answered."""
+        """Whether the latest update asks this seat for a command it has not answered, and its
+        last command has its answer (one command under way a seat, as the page keeps)."""
         latest = self.latest
         return (
-            latest is not None
+            not self.outstanding
+            and latest is not None
             and latest["outcome"] is None
             and bool(latest["legal"])
             and latest["version"] > self.acted_at
@@ -682,7 +695,11 @@ async def drive(plan: Plan, servers: Sequence[ServeProcess], seed: int, route: s
     async with contextlib.AsyncExitStack() as stack:
         clients = []
         for address in table_addresses(plan.tables):
-            transport = httpx.AsyncHTTPTransport(local_address=address, verify=False)
+            transport = httpx.AsyncHTTPTransport(
+                local_address=address,
+                verify=False,
+                limits=httpx.Limits(keepalive_expiry=KEEP_ALIVE),
+            )
             clients.append(
                 await stack.enter_async_context(
                     httpx.AsyncClient(transport=transport, timeout=PATIENCE, trust_env=False)
